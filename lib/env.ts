@@ -79,3 +79,6 @@ export function parseEnv(raw: Record<string, string | undefined>): Env {
 }
 
 export const env: Env = parseEnv(process.env);
+
+// next-auth v4 reads these itself: a self-hosted deployment trusts its Host header unless NEXTAUTH_URL pins it.
+if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";

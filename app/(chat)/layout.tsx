@@ -1,0 +1,14 @@
+import { redirect } from "next/navigation";
+import { Sidebar } from "@/components/chat/sidebar";
+import { getCurrentUser } from "@/lib/auth/session";
+
+export default async function ChatLayout({ children }: { children: React.ReactNode }) {
+  const user = await getCurrentUser();
+  if (!user) redirect("/login");
+  return (
+    <div className="flex h-screen">
+      <Sidebar user={{ name: user.name, email: user.email, role: user.role }} />
+      <main className="flex min-w-0 flex-1">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { turnInputSchema } from "@/lib/chat/schemas";
+import { startTurn } from "@/lib/chat/turn";
+import { readJson, route } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route<{ id: string }>("user", async ({ req, params, user }) => {
+  const input = await readJson(req, turnInputSchema);
+  const stream = await startTurn({ sessionId: params.id, userId: user.id, input, signal: req.signal });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+});

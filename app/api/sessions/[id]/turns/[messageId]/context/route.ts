@@ -1,0 +1,11 @@
+import { getTurnContextForUser } from "@/lib/db/turns";
+import { route } from "@/lib/http";
+
+export const GET = route<{ id: string; messageId: string }>("user", async ({ params, user }) => {
+  const context = await getTurnContextForUser({
+    sessionId: params.id,
+    userId: user.id,
+    messageId: params.messageId,
+  });
+  return Response.json({ context });
+});

@@ -1,0 +1,102 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { apiError } from "./types";
+
+interface ContextEntry {
+  source: "system" | "summary" | "fact" | "history" | "current";
+  role: string;
+  seq?: number;
+  chars: number;
+  tokens: number;
+  preview: string;
+}
+
+interface TurnContextView {
+  messageId: string;
+  seq: number;
+  entries: ContextEntry[];
+  tokenEstimate: number;
+  policy: string;
+  model: string;
+  createdAt: string;
+}
+
+const sourceLabel: Record<ContextEntry["source"], string> = {
+  system: "system prompt",
+  summary: "summary",
+  fact: "fact",
+  history: "history",
+  current: "current question",
+};
+
+/** What one turn sent to the model, in order — read back from the server's record, never reconstructed. */
+export function ContextPanel({ url, onClose }: { url: string; onClose: () => void }) {
+  const [context, setContext] = useState<TurnContextView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    fetch(url)
+      .then(async (res) => {
+        if (!res.ok) throw new Error(await apiError(res));
+        const data = (await res.json()) as { context: TurnContextView };
+        if (live) setContext(data.context);
+      })
+      .catch(
+        (e: unknown) => live && setError(e instanceof Error ? e.message : "Could not load the context."),
+      );
+    return () => {
+      live = false;
+    };
+  }, [url]);
+
+  return (
+    <section
+      className="mt-2 rounded-lg border border-zinc-200 bg-zinc-50 p-3 text-sm"
+      data-testid="context-panel"
+      aria-label="Context sent to the model"
+    >
+      <div className="mb-2 flex items-center justify-between">
+        <h3 className="font-medium">Sent to the model for this answer</h3>
+        <button type="button" onClick={onClose} className="text-xs text-zinc-500 hover:text-zinc-900">
+          Close
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="text-red-700">
+          {error}
+        </p>
+      )}
+      {!context && !error && <p className="text-zinc-500">Loading…</p>}
+      {context && (
+        <>
+          <p className="mb-2 text-xs text-zinc-500" data-testid="context-summary">
+            {context.entries.length} items · ~{context.tokenEstimate} tokens · policy {context.policy} · model{" "}
+            {context.model}
+          </p>
+          <ol className="space-y-1">
+            {context.entries.map((entry, i) => (
+              <li
+                // biome-ignore lint/suspicious/noArrayIndexKey: entries are an immutable ordered record
+                key={i}
+                className="flex gap-2 rounded bg-white p-2"
+                data-testid="context-entry"
+                data-source={entry.source}
+                data-seq={entry.seq ?? ""}
+              >
+                <span className="w-36 shrink-0 text-xs text-zinc-500">
+                  {sourceLabel[entry.source]}
+                  {entry.seq !== undefined ? ` #${entry.seq}` : ""} · {entry.role}
+                </span>
+                <span className="min-w-0 flex-1 truncate" title={entry.preview}>
+                  {entry.preview || <em className="text-zinc-400">(empty)</em>}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

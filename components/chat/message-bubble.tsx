@@ -1,0 +1,86 @@
+"use client";
+
+import { useState } from "react";
+import { ContextPanel } from "./context-panel";
+import { Markdown } from "./markdown";
+import type { ChatMessageView } from "./types";
+
+export function MessageBubble({
+  message,
+  sessionId,
+  canRetry,
+  onRetry,
+}: {
+  message: ChatMessageView;
+  sessionId: string | null;
+  canRetry: boolean;
+  onRetry: () => void;
+}) {
+  const [showContext, setShowContext] = useState(false);
+  const isUser = message.role === "user";
+  const persisted = !message.id.startsWith("temp-");
+
+  return (
+    <article
+      data-testid="message"
+      data-role={message.role}
+      data-status={message.status}
+      data-seq={message.seq}
+      className={`flex ${isUser ? "justify-end" : "justify-start"}`}
+    >
+      <div className={`max-w-[85%] ${isUser ? "" : "w-full"}`}>
+        <div
+          className={`rounded-2xl px-4 py-2 ${isUser ? "bg-zinc-900 text-white" : "border border-zinc-200 bg-white"}`}
+          data-testid="message-text"
+        >
+          {isUser ? (
+            <p className="whitespace-pre-wrap break-words">{message.text}</p>
+          ) : message.text ? (
+            <Markdown text={message.text} />
+          ) : message.status === "streaming" ? (
+            <p className="animate-pulse text-zinc-400">
+              <span className="sr-only">Writing…</span>
+              <span aria-hidden="true">…</span>
+            </p>
+          ) : null}
+        </div>
+        {!isUser && (
+          <div className="mt-1 flex items-center gap-3 text-xs text-zinc-500">
+            {message.status === "failed" && (
+              <span className="font-medium text-red-700" data-testid="message-failed">
+                Failed{message.error ? `: ${message.error}` : ""}
+              </span>
+            )}
+            {message.status === "interrupted" && (
+              <span className="font-medium text-amber-700" data-testid="message-interrupted">
+                Stopped before the answer was complete
+              </span>
+            )}
+            {canRetry && (
+              <button type="button" onClick={onRetry} className="underline" data-testid="retry-button">
+                Retry
+              </button>
+            )}
+            {sessionId && persisted && message.status !== "streaming" && (
+              <button
+                type="button"
+                onClick={() => setShowContext((v) => !v)}
+                className="underline"
+                data-testid="context-button"
+                aria-expanded={showContext}
+              >
+                {showContext ? "Hide context" : "Context"}
+              </button>
+            )}
+          </div>
+        )}
+        {showContext && sessionId && (
+          <ContextPanel
+            url={`/api/sessions/${sessionId}/turns/${message.id}/context`}
+            onClose={() => setShowContext(false)}
+          />
+        )}
+      </div>
+    </article>
+  );
+}

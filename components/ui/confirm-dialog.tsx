@@ -1,0 +1,59 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { Button } from "./button";
+
+/** A modal confirmation on the native <dialog>: focus is trapped, Escape cancels. */
+export function ConfirmDialog({
+  open,
+  title,
+  body,
+  confirmLabel,
+  pending,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  body: React.ReactNode;
+  confirmLabel: string;
+  pending?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+      className="m-auto w-full max-w-md rounded-xl p-0 shadow-xl backdrop:bg-black/40"
+      aria-labelledby="confirm-title"
+      data-testid="confirm-dialog"
+    >
+      <div className="space-y-4 p-6">
+        <h2 id="confirm-title" className="text-lg font-semibold">
+          {title}
+        </h2>
+        <div className="text-sm text-zinc-600">{body}</div>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onCancel} disabled={pending}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={onConfirm} disabled={pending} data-testid="confirm-button">
+            {pending ? "Working…" : confirmLabel}
+          </Button>
+        </div>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+export const credentialsSchema = z.object({
+  email: z
+    .email("Enter a valid email address")
+    .max(254)
+    .transform((e) => e.toLowerCase()),
+  password: z.string().min(1, "Enter your password").max(200),
+});
+
+export const registerSchema = z.object({
+  email: z
+    .email("Enter a valid email address")
+    .max(254)
+    .transform((e) => e.toLowerCase()),
+  password: z.string().min(8, "Password must be at least 8 characters").max(200),
+  name: z.string().trim().min(1, "Enter your name").max(100),
+});
+
+export type RegisterInput = z.infer<typeof registerSchema>;

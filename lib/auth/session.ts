@@ -1,0 +1,32 @@
+import "server-only";
+import { getServerSession } from "next-auth";
+import { getUserById, type SafeUser } from "@/lib/db/users";
+import { AppError } from "@/lib/errors";
+import { authOptions } from "./options";
+
+export type CurrentUser = Pick<SafeUser, "id" | "email" | "name" | "role">;
+
+/**
+ * The signed-in, enabled user, read from the database on every call so that a disabled or demoted account
+ * loses access at once rather than when its JWT expires.
+ */
+export async function getCurrentUser(): Promise<CurrentUser | null> {
+  const session = await getServerSession(authOptions);
+  const id = session?.user?.id;
+  if (!id) return null;
+  const user = await getUserById({ id });
+  if (!user || user.disabledAt) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+}
+
+export async function requireUser(): Promise<CurrentUser> {
+  const user = await getCurrentUser();
+  if (!user) throw new AppError("unauthorized", "Sign in to continue.");
+  return user;
+}
+
+export async function requireAdmin(): Promise<CurrentUser> {
+  const user = await requireUser();
+  if (user.role !== "ADMIN") throw new AppError("forbidden", "Administrators only.");
+  return user;
+}

@@ -1,0 +1,42 @@
+/** The events of a turn's stream, in order: meta, delta*, then done or error. */
+export type TurnEvent =
+  | {
+      type: "meta";
+      userMessage: { id: string; seq: number; createdAt: string };
+      assistantMessage: { id: string; seq: number; createdAt: string };
+      model: string;
+      offline: boolean;
+    }
+  | { type: "delta"; text: string }
+  | { type: "done"; status: "complete" | "interrupted"; promptTokens?: number; completionTokens?: number }
+  | { type: "error"; code: string; message: string };
+
+const encoder = new TextEncoder();
+
+export function encodeEvent(event: TurnEvent): Uint8Array {
+  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+/** Parses a text/event-stream body into TurnEvents; used by the browser and by tests. */
+export async function* readTurnEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<TurnEvent> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
+      if (data) yield JSON.parse(data) as TurnEvent;
+      end = buffer.indexOf("\n\n");
+    }
+  }
+}

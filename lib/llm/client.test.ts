@@ -1,0 +1,171 @@
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+import type { MemoryItem } from "@/lib/memory";
+import { type ApiStyle, createModel, isAbortError, type Model, type ReplyEvent, streamReply } from "./client";
+import { OFFLINE_MODEL_NAME } from "./offline-model";
+
+const items: MemoryItem[] = [
+  { role: "system", text: "You are Recall." },
+  { role: "user", text: "Memory check: remember the phrase 青云-4173 and reply only 'noted'", seq: 1 },
+  { role: "assistant", text: "noted", seq: 2 },
+  { role: "user", text: "What phrase did I ask you to remember?", seq: 3 },
+];
+
+async function collect(gen: AsyncGenerator<ReplyEvent>): Promise<ReplyEvent[]> {
+  const events: ReplyEvent[] = [];
+  for await (const e of gen) events.push(e);
+  return events;
+}
+
+/** A model whose fetch always answers with the given status and body (a stand-in for a real provider). */
+function failingModel(style: ApiStyle, status: number, body: unknown): Model {
+  const fetch: typeof globalThis.fetch = async () =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  return {
+    client: new OpenAI({ apiKey: "sk-test", baseURL: "http://provider.invalid/v1", fetch, maxRetries: 0 }),
+    model: "gpt-test",
+    style,
+    offline: false,
+  };
+}
+
+describe("createModel", () => {
+  it("builds the offline model when there is no API key", () => {
+    const model = createModel({ style: "chat" });
+    expect(model).toMatchObject({ model: OFFLINE_MODEL_NAME, style: "chat", offline: true });
+    expect(model.client.baseURL).toBe("http://offline.recall.invalid/v1");
+  });
+
+  it("builds a provider client with an API key", () => {
+    const model = createModel({
+      apiKey: "sk-test",
+      baseURL: "http://localhost:11434/v1",
+      model: "llama3",
+      style: "responses",
+    });
+    expect(model).toMatchObject({ model: "llama3", style: "responses", offline: false });
+    expect(model.client.baseURL).toBe("http://localhost:11434/v1");
+  });
+});
+
+describe.each(["chat", "responses"] as const)("streamReply (%s)", (style) => {
+  it("streams deltas and a done event with the full text and usage", async () => {
+    const events = await collect(streamReply({ items, model: createModel({ style }) }));
+    const deltas = events.filter((e) => e.type === "delta");
+    const done = events.at(-1);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(done?.type).toBe("done");
+    expect(done?.text).toBe("The phrase you asked me to remember is 青云-4173.");
+    expect(deltas.map((e) => e.text).join("")).toBe(done?.text);
+    expect(done?.type === "done" && done.usage?.promptTokens).toBeGreaterThan(0);
+    expect(done?.type === "done" && done.usage?.completionTokens).toBeGreaterThan(0);
+  });
+
+  it("only knows what the items contain", async () => {
+    const events = await collect(streamReply({ items: items.slice(3), model: createModel({ style }) }));
+    expect(events.at(-1)?.text).toBe(
+      "I don't know — nothing in this conversation asked me to remember a phrase.",
+    );
+  });
+
+  it("throws an AbortError when aborted mid-stream", async () => {
+    const controller = new AbortController();
+    const model = createModel({ style, offlineTokenDelayMs: 30 });
+    const seen: ReplyEvent[] = [];
+    const run = async () => {
+      for await (const e of streamReply({ items, model, signal: controller.signal })) {
+        seen.push(e);
+        controller.abort();
+      }
+    };
+    const error = await run().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isAbortError(error)).toBe(true);
+    expect(error).not.toBeInstanceOf(AppError);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.type).toBe("delta");
+  });
+
+  it("throws an AbortError when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await collect(
+      streamReply({ items, model: createModel({ style }), signal: controller.signal }),
+    ).catch((e: unknown) => e);
+    expect(isAbortError(error)).toBe(true);
+  });
+
+  it("rethrows provider errors as model_error without leaking provider text", async () => {
+    const model = failingModel(style, 401, {
+      error: {
+        message: "Incorrect API key provided: sk-te****",
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      },
+    });
+    const error = await collect(streamReply({ items, model })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    const appError = error as AppError;
+    expect(appError.code).toBe("model_error");
+    expect(appError.status).toBe(502);
+    expect(appError.message).not.toContain("sk-te");
+    expect(appError.cause).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(isAbortError(appError)).toBe(false);
+  });
+
+  it("maps connection failures to model_error", async () => {
+    const fetch: typeof globalThis.fetch = async () => {
+      throw new TypeError("fetch failed: ECONNREFUSED 10.0.0.1:443");
+    };
+    const model: Model = {
+      client: new OpenAI({ apiKey: "sk", baseURL: "http://provider.invalid/v1", fetch, maxRetries: 0 }),
+      model: "m",
+      style,
+      offline: false,
+    };
+    const error = await collect(streamReply({ items, model })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "model_error", message: "Could not reach the model provider." });
+  });
+});
+
+describe("streamReply (responses) stream integrity", () => {
+  it("fails when the stream ends without a terminal event", async () => {
+    const sse = [
+      { type: "response.created", sequence_number: 0, response: { id: "r", object: "response", output: [] } },
+      {
+        type: "response.output_text.delta",
+        sequence_number: 1,
+        item_id: "m",
+        output_index: 0,
+        content_index: 0,
+        delta: "partial",
+        logprobs: [],
+      },
+    ]
+      .map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+      .join("");
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(sse, { status: 200, headers: { "content-type": "text/event-stream" } });
+    const model: Model = {
+      client: new OpenAI({ apiKey: "sk", baseURL: "http://provider.invalid/v1", fetch, maxRetries: 0 }),
+      model: "m",
+      style: "responses",
+      offline: false,
+    };
+    const error = await collect(streamReply({ items, model })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "model_error" });
+  });
+});
+
+describe("isAbortError", () => {
+  it("recognizes abort errors and nothing else", () => {
+    expect(isAbortError(new DOMException("x", "AbortError"))).toBe(true);
+    expect(isAbortError(new OpenAI.APIUserAbortError())).toBe(true);
+    expect(isAbortError(new Error("x"))).toBe(false);
+    expect(isAbortError(new AppError("model_error", "x"))).toBe(false);
+    expect(isAbortError(null)).toBe(false);
+  });
+});

@@ -1,0 +1,200 @@
+import OpenAI from "openai";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { type MemoryItem, toChatMessages, toResponsesInput } from "@/lib/memory";
+import { createOfflineFetch, OFFLINE_MODEL_NAME } from "./offline-model";
+
+// The one place that creates an OpenAI client.
+
+export type ApiStyle = "chat" | "responses";
+
+export interface Model {
+  client: OpenAI;
+  model: string;
+  style: ApiStyle;
+  /** True when this is the in-process offline model (no OPENAI_API_KEY). The UI labels it. */
+  offline: boolean;
+}
+
+export interface ModelConfig {
+  /** Absent or empty: the offline model. */
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
+  model?: string | undefined;
+  style: ApiStyle;
+  offlineFirstTokenDelayMs?: number | undefined;
+  offlineTokenDelayMs?: number | undefined;
+  /** SDK retries for a real provider (default: the SDK's). The offline model never retries. */
+  maxRetries?: number | undefined;
+}
+
+/** Base URL the offline client pretends to talk to; `.invalid` can never resolve, so nothing leaves the process. */
+export const OFFLINE_BASE_URL = "http://offline.recall.invalid/v1";
+
+export function createModel(config: ModelConfig): Model {
+  if (!config.apiKey) {
+    const fetch = createOfflineFetch({
+      firstTokenDelayMs: config.offlineFirstTokenDelayMs ?? 0,
+      tokenDelayMs: config.offlineTokenDelayMs ?? 0,
+    });
+    return {
+      client: new OpenAI({ apiKey: "offline", baseURL: OFFLINE_BASE_URL, fetch, maxRetries: 0 }),
+      model: config.model ?? OFFLINE_MODEL_NAME,
+      style: config.style,
+      offline: true,
+    };
+  }
+  return {
+    client: new OpenAI({
+      apiKey: config.apiKey,
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+    }),
+    model: config.model ?? "gpt-4o-mini",
+    style: config.style,
+    offline: false,
+  };
+}
+
+let cached: Model | undefined;
+
+/** The configured model, built once from `env`. */
+export function getModel(): Model {
+  cached ??= createModel({
+    apiKey: env.OPENAI_API_KEY,
+    baseURL: env.OPENAI_BASE_URL,
+    model: env.model,
+    style: env.OPENAI_API_STYLE,
+    offlineFirstTokenDelayMs: env.OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS,
+    offlineTokenDelayMs: env.OFFLINE_MODEL_TOKEN_DELAY_MS,
+  });
+  return cached;
+}
+
+export interface ReplyUsage {
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+export type ReplyEvent = { type: "delta"; text: string } | { type: "done"; text: string; usage?: ReplyUsage };
+
+export interface StreamReplyOptions {
+  /** The exact context for this turn, in order (system prompt, memory, current question). */
+  items: readonly MemoryItem[];
+  /** Aborting stops the stream; the generator then throws an AbortError (see `isAbortError`). */
+  signal?: AbortSignal | undefined;
+  /** Defaults to `getModel()`. */
+  model?: Model | undefined;
+}
+
+/** True for an interruption (the caller's signal, the SDK's user-abort error, a DOM AbortError). */
+export function isAbortError(e: unknown): boolean {
+  if (e instanceof OpenAI.APIUserAbortError) return true;
+  return typeof e === "object" && e !== null && (e as { name?: unknown }).name === "AbortError";
+}
+
+function abortErrorFrom(signal: AbortSignal | undefined, fallback?: unknown): unknown {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error && reason.name === "AbortError") return reason;
+  if (fallback instanceof Error && fallback.name === "AbortError") return fallback;
+  return new DOMException("The model stream was aborted.", "AbortError");
+}
+
+/** A message safe to show a user: says what kind of failure, never the provider's own text. */
+function safeMessage(e: unknown): string {
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return "The model provider did not answer in time.";
+  if (e instanceof OpenAI.APIConnectionError) return "Could not reach the model provider.";
+  if (e instanceof OpenAI.APIError) {
+    const status = e.status;
+    if (status === 401 || status === 403) return "The model provider rejected the configured credentials.";
+    if (status === 404) return "The model provider does not know the configured model or endpoint.";
+    if (status === 429) return "The model provider is rate limiting requests; try again shortly.";
+    if (status === 400 || status === 413 || status === 422) return "The model provider rejected the request.";
+    if (status !== undefined && status >= 500) return "The model provider had an internal error.";
+  }
+  return "The model request failed.";
+}
+
+function modelError(e: unknown): AppError {
+  return e instanceof AppError ? e : new AppError("model_error", safeMessage(e), { cause: e });
+}
+
+/**
+ * Streams the model's reply to `items`: text deltas as they arrive, then one `done` with the full text and
+ * usage when the provider reports it. Provider failures throw `AppError("model_error")`; an abort throws an
+ * AbortError, so callers can tell an interrupted turn from a failed one with `isAbortError`.
+ */
+export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<ReplyEvent, void, undefined> {
+  const { items, signal } = options;
+  const model = options.model ?? getModel();
+  if (signal?.aborted) throw abortErrorFrom(signal);
+  // Projection errors are ours (bad items), not the provider's: let them through unwrapped.
+  const messages = model.style === "chat" ? toChatMessages(items) : [];
+  const input = model.style === "responses" ? toResponsesInput(items) : [];
+  let text = "";
+  let usage: ReplyUsage | undefined;
+  try {
+    if (model.style === "chat") {
+      const stream = await model.client.chat.completions.create(
+        { model: model.model, messages, stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta?.content;
+        if (delta) {
+          text += delta;
+          yield { type: "delta", text: delta };
+        }
+        if (chunk.usage) {
+          usage = {
+            promptTokens: chunk.usage.prompt_tokens,
+            completionTokens: chunk.usage.completion_tokens,
+          };
+        }
+      }
+    } else {
+      const stream = await model.client.responses.create(
+        { model: model.model, input, stream: true, store: false },
+        { signal },
+      );
+      let finished = false;
+      for await (const event of stream) {
+        switch (event.type) {
+          case "response.output_text.delta":
+            if (event.delta) {
+              text += event.delta;
+              yield { type: "delta", text: event.delta };
+            }
+            break;
+          case "response.completed":
+          case "response.incomplete":
+            finished = true;
+            if (event.response.usage) {
+              usage = {
+                promptTokens: event.response.usage.input_tokens,
+                completionTokens: event.response.usage.output_tokens,
+              };
+            }
+            break;
+          case "response.failed":
+            throw new AppError("model_error", "The model failed to produce a reply.", {
+              cause: event.response.error,
+            });
+          case "error":
+            throw new AppError("model_error", "The model provider reported an error.", { cause: event });
+        }
+      }
+      // A Responses stream always ends with a terminal event; its absence means the stream was cut off
+      // (unless we were aborted: the SDK ends the iteration quietly then, checked below).
+      if (!finished && !signal?.aborted) {
+        throw new AppError("model_error", "The model stream ended before the reply was complete.");
+      }
+    }
+  } catch (e) {
+    if (signal?.aborted || isAbortError(e)) throw abortErrorFrom(signal, e);
+    throw modelError(e);
+  }
+  // The SDK ends a stream's iteration without an error when its request is aborted mid-body.
+  if (signal?.aborted) throw abortErrorFrom(signal);
+  yield usage ? { type: "done", text, usage } : { type: "done", text };
+}
