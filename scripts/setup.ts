@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { loadEnvConfig } from "@next/env";
 import { hashPassword } from "@/lib/auth/password";
 import { createPrismaClient } from "@/lib/db/client";
-import { EnvError } from "@/lib/env";
 import { migrateDatabase, redactUrl } from "./lib/migrate";
 
 // npm run setup: validates the configuration, applies migrations (creating the database when missing) and
 // makes sure an administrator exists. Safe to run again: it changes nothing that is already in place.
 
 async function main() {
+  // The same .env files `next start` reads, so setup and the server agree on DATABASE_URL.
+  loadEnvConfig(process.cwd());
   const { env } = await import("@/lib/env");
   const applied = await migrateDatabase(env.DATABASE_URL);
   console.log(
@@ -48,7 +50,7 @@ async function main() {
 main().then(
   () => process.exit(0),
   (e: unknown) => {
-    console.error(e instanceof EnvError ? e.message : e);
+    console.error(e instanceof Error && e.name === "EnvError" ? e.message : e);
     process.exit(1);
   },
 );

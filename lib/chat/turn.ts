@@ -60,7 +60,8 @@ export async function startTurn({
   });
 
   const abort = new AbortController();
-  signal?.addEventListener("abort", () => abort.abort(), { once: true });
+  if (signal?.aborted) abort.abort();
+  else signal?.addEventListener("abort", () => abort.abort(), { once: true });
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -113,7 +114,11 @@ export async function startTurn({
               e instanceof AppError
                 ? e
                 : new AppError("model_error", "The model did not answer.", { cause: e });
-            console.error(`[chat] turn failed in session ${sessionId}:`, failure.cause ?? failure.message);
+            const cause =
+              failure.cause instanceof Error ? failure.cause.message : String(failure.cause ?? "");
+            console.error(
+              `[chat] turn failed in session ${sessionId}: ${failure.code}: ${failure.message} (${cause})`,
+            );
             outcome = { status: "failed", text };
           }
         }

@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env";
+
+const secretFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), "recall-env-")), "secret");
+const parse = (vars: Record<string, string | undefined>) =>
+  parseEnv({ AUTH_SECRET_FILE: secretFile(), ...vars });
+
+function issuesOf(vars: Record<string, string>): string[] {
+  try {
+    parse(vars);
+  } catch (e) {
+    if (e instanceof EnvError) return e.issues;
+    throw e;
+  }
+  throw new Error("expected an EnvError");
+}
+
+describe("parseEnv", () => {
+  it("has working defaults: SQLite, offline model, a window of 20", () => {
+    const env = parse({});
+    expect(env).toMatchObject({
+      DATABASE_URL: "file:./data/recall.db",
+      OPENAI_API_STYLE: "chat",
+      MEMORY_ENABLED: true,
+      MEMORY_MAX_MESSAGES: 20,
+      CHAT_MAX_INPUT_CHARS: 8000,
+      TURN_LEASE_SECONDS: 120,
+      OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: 0,
+      OFFLINE_MODEL_TOKEN_DELAY_MS: 0,
+      ADMIN_NAME: "Admin",
+      offlineModel: true,
+      model: "recall-offline",
+    });
+    expect(env.CHAT_SYSTEM_PROMPT.length).toBeGreaterThan(0);
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parse({ MEMORY_MAX_MESSAGES: "", OPENAI_API_KEY: "" })).toMatchObject({
+      MEMORY_MAX_MESSAGES: 20,
+      offlineModel: true,
+    });
+  });
+
+  it.each([
+    ["MEMORY_MAX_MESSAGES", "0"],
+    ["MEMORY_MAX_MESSAGES", "2.5"],
+    ["MEMORY_MAX_MESSAGES", "twenty"],
+    ["MEMORY_ENABLED", "maybe"],
+    ["OPENAI_API_STYLE", "completions"],
+    ["OPENAI_BASE_URL", "not a url"],
+    ["DATABASE_URL", "mysql://localhost/x"],
+    ["AUTH_SECRET", "short"],
+    ["CHAT_MAX_INPUT_CHARS", "-1"],
+    ["TURN_LEASE_SECONDS", "0"],
+    ["OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS", "-5"],
+    ["OFFLINE_MODEL_TOKEN_DELAY_MS", "soon"],
+    ["ADMIN_EMAIL", "admin"],
+    ["ADMIN_PASSWORD", "short"],
+  ])("rejects %s=%s with a message naming it", (name, value) => {
+    const issues = issuesOf({ [name]: value });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it("names every invalid variable at once", () => {
+    const issues = issuesOf({ MEMORY_MAX_MESSAGES: "0", OPENAI_API_STYLE: "x" });
+    expect(issues.map((i) => i.split(":")[0]).sort()).toEqual(["MEMORY_MAX_MESSAGES", "OPENAI_API_STYLE"]);
+  });
+
+  it.each([
+    ["true", true],
+    ["1", true],
+    ["yes", true],
+    ["false", false],
+    ["0", false],
+    ["no", false],
+  ])("reads MEMORY_ENABLED=%s as %s", (value, expected) => {
+    expect(parse({ MEMORY_ENABLED: value }).MEMORY_ENABLED).toBe(expected);
+  });
+
+  it("uses a real model when OPENAI_API_KEY is set", () => {
+    const env = parse({
+      OPENAI_API_KEY: "sk-x",
+      OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+      OPENAI_MODEL: "llama3",
+    });
+    expect(env).toMatchObject({
+      offlineModel: false,
+      model: "llama3",
+      OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+    });
+    expect(parse({ OPENAI_API_KEY: "sk-x" }).model).toBe("gpt-4o-mini");
+  });
+
+  it("accepts PostgreSQL URLs", () => {
+    expect(parse({ DATABASE_URL: "postgresql://u@127.0.0.1:5432/db" }).DATABASE_URL).toContain(
+      "postgresql://",
+    );
+  });
+
+  it("uses AUTH_SECRET when given, else generates one once and keeps it in AUTH_SECRET_FILE", () => {
+    expect(parse({ AUTH_SECRET: "0123456789abcdef0123" }).AUTH_SECRET).toBe("0123456789abcdef0123");
+    const file = secretFile();
+    const first = parseEnv({ AUTH_SECRET_FILE: file }).AUTH_SECRET;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(parseEnv({ AUTH_SECRET_FILE: file }).AUTH_SECRET).toBe(first);
+  });
+});
