@@ -1,0 +1,99 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { env } from "@/lib/env";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
+import { type Prisma, PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
+
+// The one place that creates Prisma clients. No `import "server-only"` here: vitest and tsx scripts import this
+// module too; the query modules next to it (sessions.ts, …) carry the server-only marker.
+//
+// The dialect follows DATABASE_URL at run time: `file:` → SQLite (better-sqlite3), `postgres(ql)://` →
+// PostgreSQL (pg). Each dialect has its own generated client (lib/generated/<dialect>, from prisma/schema.prisma
+// and its PostgreSQL copy); their APIs are identical, so both are typed as the SQLite client.
+
+export type Db = SqlitePrismaClient;
+/** The client handed to `db.$transaction(async (tx) => …)`. */
+export type Tx = Prisma.TransactionClient;
+export type DatabaseKind = "sqlite" | "postgresql";
+
+export type {
+  AuditLog,
+  ChatMessage,
+  ChatSession,
+  MemorySnapshot,
+  Prisma,
+  TurnContext,
+  User,
+} from "@/lib/generated/sqlite/client";
+// Plain string constants, the same for both dialects.
+export { MessageRole, MessageStatus, Role } from "@/lib/generated/sqlite/enums";
+
+export function databaseKind(url: string): DatabaseKind {
+  if (url.startsWith("file:")) return "sqlite";
+  if (/^postgres(ql)?:\/\//.test(url)) return "postgresql";
+  throw new Error("DATABASE_URL must start with file: or postgresql://");
+}
+
+/** Absolute path of a `file:` URL; relative paths are resolved against process.cwd(). */
+export function sqlitePath(url: string): string {
+  const withoutQuery = url.replace(/\?.*$/, "");
+  if (withoutQuery.startsWith("file://")) return fileURLToPath(withoutQuery);
+  const file = withoutQuery.slice("file:".length);
+  return file === ":memory:" ? file : path.resolve(process.cwd(), file);
+}
+
+/**
+ * Run on every new SQLite connection, before Prisma sends anything on it. busy_timeout first so the switch to
+ * WAL waits for other connections; WAL is stored in the file, after which synchronous=NORMAL is safe.
+ */
+export const SQLITE_PRAGMAS = [
+  "PRAGMA busy_timeout = 5000",
+  "PRAGMA foreign_keys = ON",
+  "PRAGMA journal_mode = WAL",
+  "PRAGMA synchronous = NORMAL",
+];
+
+/**
+ * better-sqlite3 has no connect hook, and SQLite's foreign_keys default depends on how it was compiled. Prisma
+ * opens the connection through the adapter factory's connect() (lazily, on the first query or $connect) and
+ * awaits it before its first query, so the pragmas run there: no query can ever see foreign keys off, and the
+ * client stays synchronous to create.
+ */
+class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
+  override async connect() {
+    const adapter = await super.connect();
+    try {
+      await adapter.executeScript(`${SQLITE_PRAGMAS.join(";\n")};`);
+    } catch (error) {
+      await adapter.dispose();
+      throw error;
+    }
+    return adapter;
+  }
+}
+
+/** A new client for `url`. The caller owns it ($disconnect when done). Connects on first use. */
+export function createPrismaClient(url: string): Db {
+  if (databaseKind(url) === "sqlite") {
+    return new SqlitePrismaClient({ adapter: new SqliteAdapterWithPragmas({ url: sqlitePath(url) }) });
+  }
+  const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  return client as unknown as Db;
+}
+
+// One client per process for the app. In development Next.js re-evaluates modules on every change; keep the
+// client on globalThis so each reload does not open another connection pool.
+const cache = globalThis as unknown as { __recallDb?: { url: string; client: Db } };
+
+function appClient(): Db {
+  const url = env.DATABASE_URL;
+  if (cache.__recallDb?.url === url) return cache.__recallDb.client;
+  const client = createPrismaClient(url);
+  if (env.NODE_ENV !== "production") cache.__recallDb = { url, client };
+  return client;
+}
+
+/** The app's client, for env.DATABASE_URL. */
+export const db: Db = appClient();
