@@ -1,6 +1,7 @@
 import "server-only";
 import { ZodError, type z } from "zod";
 import { type CurrentUser, requireAdmin, requireUser } from "@/lib/auth/session";
+import { isStorageError } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 
 type Access = "public" | "user" | "admin";
@@ -20,6 +21,18 @@ export function errorResponse(e: unknown): Response {
     const details = e.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     const message = details[0]?.message ?? "Invalid input.";
     return Response.json({ error: { code: "validation_failed", message, details } }, { status: 422 });
+  }
+  if (isStorageError(e)) {
+    console.error("[api] storage error", e);
+    return Response.json(
+      {
+        error: {
+          code: "storage_error",
+          message: "The database is not available right now. Nothing was lost; try again.",
+        },
+      },
+      { status: 503 },
+    );
   }
   console.error("[api] unexpected error", e);
   return Response.json(
