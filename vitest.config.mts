@@ -48,9 +48,9 @@ export default defineConfig(async () => {
   return {
     resolve: {
       alias: {
-        "@": path.resolve(__dirname),
+        "@": path.resolve(import.meta.dirname),
         // The marker package throws outside React Server Components; tests import server modules directly.
-        "server-only": path.resolve(__dirname, "node_modules/server-only/empty.js"),
+        "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
       },
     },
     test: {
