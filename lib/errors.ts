@@ -9,6 +9,7 @@ export const errorStatus = {
   turn_in_progress: 409,
   email_taken: 409,
   last_admin: 409,
+  self_action: 409,
   account_disabled: 403,
   payload_too_large: 413,
   model_error: 502,

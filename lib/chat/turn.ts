@@ -8,8 +8,13 @@ import { type MemoryItem, policyFromConfig } from "@/lib/memory";
 import type { TurnInput } from "./schemas";
 import { encodeEvent, type TurnEvent } from "./sse";
 
-export function currentPolicy() {
-  return policyFromConfig({ enabled: env.MEMORY_ENABLED, maxMessages: env.MEMORY_MAX_MESSAGES });
+/** The memory policy in force and how deep a rebuild reads — shared by turns and by the admin's "next turn" view. */
+export function memoryConfig() {
+  return {
+    policy: policyFromConfig({ enabled: env.MEMORY_ENABLED, maxMessages: env.MEMORY_MAX_MESSAGES }),
+    // Room for an unanswered message beside every windowed one, so a rebuild still fills the window.
+    tailRows: env.MEMORY_ENABLED ? env.MEMORY_MAX_MESSAGES * 2 + 2 : 0,
+  };
 }
 
 /**
@@ -28,7 +33,7 @@ export async function startTurn({
   input: TurnInput;
   signal?: AbortSignal;
 }): Promise<ReadableStream<Uint8Array>> {
-  const policy = currentPolicy();
+  const { policy, tailRows } = memoryConfig();
   const model = getModel();
   let contextItems: MemoryItem[] = [];
 
@@ -37,8 +42,7 @@ export async function startTurn({
     userId,
     ...("content" in input ? { content: input.content } : { retryMessageId: input.retryMessageId }),
     policy,
-    // Room for an unanswered message beside every windowed one, so a rebuild still fills the window.
-    tailRows: env.MEMORY_ENABLED ? env.MEMORY_MAX_MESSAGES * 2 + 2 : 0,
+    tailRows,
     leaseSeconds: env.TURN_LEASE_SECONDS,
     model: model.model,
     record: (memory, question) => {

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { type MemoryItem, type MemoryPolicy, restore, snapshot } from "@/lib/memory";
-import { db, type Tx } from "./client";
+import { type Db, db, type Prisma, type Tx } from "./client";
 import { isForeignKeyViolation, isRecordNotFound } from "./errors";
 
 type MessageRow = {
@@ -53,8 +53,12 @@ const busy = () =>
   );
 
 /**
- * Takes the session's turn lease with one conditional UPDATE. Returns the session's lastSeq before and after.
+ * Takes the session's turn lease with one conditional UPDATE. Returns the session's lastSeq before and after, and
+ * whether the lease was taken over from a turn that never released it (its process died: its lease expired).
  * A live lease held by another turn → 409; a session that is missing or not the caller's → 404.
+ *
+ * The common case — the previous turn committed and released the lease — is one statement. Only when that finds
+ * no free lease does a second UPDATE take an expired one (and the caller then tidies up after the dead turn).
  */
 async function takeLease(
   tx: Tx,
@@ -67,9 +71,9 @@ async function takeLease(
   }: { sessionId: string; userId: string; leaseId: string; leaseSeconds: number; seqs: number },
 ) {
   const now = new Date();
-  try {
-    const row = await tx.chatSession.update({
-      where: { id: sessionId, userId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+  const take = (free: Prisma.ChatSessionWhereInput) =>
+    tx.chatSession.updateManyAndReturn({
+      where: { id: sessionId, userId, ...free },
       data: {
         leaseId,
         leaseUntil: new Date(now.getTime() + leaseSeconds * 1000),
@@ -78,20 +82,33 @@ async function takeLease(
       },
       select: { lastSeq: true },
     });
-    return { before: row.lastSeq - seqs, after: row.lastSeq };
-  } catch (e) {
-    if (!isRecordNotFound(e)) throw e;
+  let abandoned = false;
+  let [row] = await take({ leaseUntil: null });
+  if (!row) {
+    [row] = await take({ leaseUntil: { lt: now } });
+    abandoned = row !== undefined;
+  }
+  if (!row) {
     const exists = await tx.chatSession.findFirst({ where: { id: sessionId, userId }, select: { id: true } });
     throw exists ? busy() : notFound();
   }
+  return { before: row.lastSeq - seqs, after: row.lastSeq, abandoned };
+}
+
+/** Whether a stored snapshot is what `policy` makes of the history through `throughSeq`. */
+export function isSnapshotCurrent(
+  snap: { policy: string; throughSeq: number },
+  { policy, throughSeq }: { policy: MemoryPolicy; throughSeq: number },
+) {
+  return snap.policy === policy.id && snap.throughSeq === throughSeq;
 }
 
 /**
- * Reads memory: the one snapshot row, or — when it is missing, behind, or made by another policy — a rebuild
- * from an indexed read of the history tail (never the whole history).
+ * Memory rebuilt from an indexed read of at most `tailRows` rows of the history tail (never the whole history).
+ * Unfinished answers are history, not memory: only user messages and completed messages are folded in.
  */
-async function readMemory(
-  tx: Tx,
+export async function rebuildMemory(
+  client: Tx | Db,
   {
     sessionId,
     policy,
@@ -99,24 +116,31 @@ async function readMemory(
     tailRows,
   }: { sessionId: string; policy: MemoryPolicy; throughSeq: number; tailRows: number },
 ): Promise<MemoryItem[]> {
-  const snap = await tx.memorySnapshot.findUnique({
-    where: { sessionId },
-    select: { items: true, policy: true, throughSeq: true },
-  });
-  if (snap && snap.policy === policy.id && snap.throughSeq === throughSeq) return restore(snap.items);
   if (tailRows === 0 || throughSeq === 0) return [];
-  const rows = await tx.chatMessage.findMany({
+  const rows = await client.chatMessage.findMany({
     where: { sessionId, seq: { lte: throughSeq } },
     orderBy: { seq: "desc" },
     take: tailRows,
     select: { seq: true, role: true, text: true, parts: true, toolCallId: true, status: true },
   });
-  // Unfinished answers are history, not memory: only user messages and completed messages are folded in.
   const items = rows
     .reverse()
     .filter((r) => r.role === "user" || r.status === "complete")
     .map(messageToItem);
   return policy.apply(items);
+}
+
+/** Reads memory: the one snapshot row, or a rebuild when it is missing, behind, or made by another policy. */
+async function readMemory(
+  tx: Tx,
+  args: { sessionId: string; policy: MemoryPolicy; throughSeq: number; tailRows: number },
+): Promise<MemoryItem[]> {
+  const snap = await tx.memorySnapshot.findUnique({
+    where: { sessionId: args.sessionId },
+    select: { items: true, policy: true, throughSeq: true },
+  });
+  if (snap && isSnapshotCurrent(snap, args)) return restore(snap.items);
+  return rebuildMemory(tx, args);
 }
 
 /**
@@ -187,8 +211,9 @@ export async function beginTurn({
       user = { id: question.id, seq: question.seq, text: question.text, createdAt: question.createdAt };
       assistant = reset;
     } else {
-      // A turn whose process died keeps status `streaming` after its lease expired; it ended, so say so.
-      if (seq.before > 0) {
+      // A turn whose process died keeps status `streaming` after its lease expired; it ended, so say so. Only a
+      // lease that was taken over can have left one behind: a released lease means its turn committed.
+      if (seq.abandoned && seq.before > 0) {
         await tx.chatMessage.updateMany({
           where: { sessionId, seq: seq.before, status: "streaming" },
           data: { status: "interrupted" },
@@ -217,6 +242,7 @@ export async function beginTurn({
         policy: context.policy,
         model: context.model,
       },
+      select: { id: true },
     });
     return { turn: { sessionId, leaseId, memory, user, assistant, retried: isRetry }, context };
   });

@@ -1,0 +1,1 @@
+export { AdminLoading as default } from "@/components/admin/loading";

@@ -1,0 +1,122 @@
+"use client";
+
+import { useState } from "react";
+import { ContextPanel } from "@/components/chat/context-panel";
+import { formatDateTimeSeconds } from "./format";
+import type { AdminMessageView } from "./types";
+
+const statusStyle: Record<AdminMessageView["status"], string> = {
+  complete: "text-zinc-500",
+  streaming: "text-sky-700",
+  interrupted: "text-amber-700",
+  failed: "text-red-700",
+};
+
+/** One history message as stored, with everything an admin may need to judge it; text is shown raw, not rendered. */
+export function AdminMessage({
+  sessionId,
+  message,
+  inMemory,
+}: {
+  sessionId: string;
+  message: AdminMessageView;
+  inMemory: boolean;
+}) {
+  const [showContext, setShowContext] = useState(false);
+  const tokens =
+    message.promptTokens !== null || message.completionTokens !== null
+      ? `${message.promptTokens ?? "?"} prompt + ${message.completionTokens ?? "?"} completion tokens`
+      : null;
+  return (
+    <article
+      className={`rounded-lg border border-zinc-200 bg-white p-3 ${inMemory ? "border-l-4 border-l-emerald-500" : ""}`}
+      data-testid="admin-message"
+      data-role={message.role}
+      data-seq={message.seq}
+      data-status={message.status}
+      data-in-memory={inMemory}
+      aria-label={`Message ${message.seq}, ${message.role}`}
+    >
+      <header className="mb-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
+        <span className="font-mono font-medium text-zinc-900">#{message.seq}</span>
+        <span
+          className={`rounded px-1.5 py-0.5 font-medium ${message.role === "user" ? "bg-zinc-900 text-white" : "bg-zinc-100 text-zinc-800"}`}
+        >
+          {message.role}
+        </span>
+        <span className={`font-medium ${statusStyle[message.status]}`} data-testid="admin-message-status">
+          {message.status}
+        </span>
+        <time dateTime={message.createdAt} className="text-zinc-500">
+          {formatDateTimeSeconds(message.createdAt)}
+        </time>
+        {tokens && <span className="text-zinc-500">{tokens}</span>}
+        {message.model && <span className="font-mono text-zinc-500">{message.model}</span>}
+        <span className="flex-1" />
+        <span
+          className={`rounded px-1.5 py-0.5 ${inMemory ? "bg-emerald-50 text-emerald-800" : "bg-zinc-50 text-zinc-500"}`}
+          data-testid="memory-badge"
+          title={
+            inMemory
+              ? "The model will be sent this message on the next turn."
+              : "Kept in history; the model will not see it on the next turn."
+          }
+        >
+          {inMemory ? "in memory" : "history only"}
+        </span>
+      </header>
+      <p className="whitespace-pre-wrap break-words text-sm" data-testid="admin-message-text">
+        {message.text || <em className="text-zinc-400">(empty)</em>}
+      </p>
+      {message.toolCallId && (
+        <p className="mt-1 text-xs text-zinc-600">
+          Answers tool call <code className="font-mono">{message.toolCallId}</code>
+        </p>
+      )}
+      {message.toolCalls.length > 0 && (
+        <ul className="mt-2 space-y-1" aria-label="Tool calls">
+          {message.toolCalls.map((call) => (
+            <li
+              key={call.id}
+              className="rounded bg-zinc-50 p-2 font-mono text-xs break-all"
+              data-testid="tool-call"
+            >
+              <span className="text-zinc-500">{call.id}</span> {call.name}({call.arguments})
+            </li>
+          ))}
+        </ul>
+      )}
+      {message.imageUrls.length > 0 && (
+        <ul className="mt-2 space-y-1 text-xs" aria-label="Images">
+          {message.imageUrls.map((url) => (
+            <li key={url} className="truncate">
+              Image:{" "}
+              <a href={url} target="_blank" rel="noopener noreferrer nofollow" className="underline">
+                {url}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {message.role === "assistant" && (
+        <div className="mt-2">
+          <button
+            type="button"
+            onClick={() => setShowContext((v) => !v)}
+            aria-expanded={showContext}
+            className="text-xs font-medium text-zinc-700 underline hover:text-zinc-950 focus-visible:outline-2 focus-visible:outline-zinc-900"
+            data-testid="admin-context-button"
+          >
+            {showContext ? "Hide what was sent" : "Show what was sent to the model"}
+          </button>
+          {showContext && (
+            <ContextPanel
+              url={`/api/admin/sessions/${sessionId}/turns/${message.id}/context`}
+              onClose={() => setShowContext(false)}
+            />
+          )}
+        </div>
+      )}
+    </article>
+  );
+}

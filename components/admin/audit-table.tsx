@@ -1,0 +1,103 @@
+import { formatDateTimeSeconds } from "./format";
+import type { AuditEntryView } from "./types";
+
+const actionLabel: Record<string, string> = {
+  "session.delete": "Deleted a session",
+  "user.promote": "Made administrator",
+  "user.demote": "Removed administrator role",
+  "user.disable": "Disabled an account",
+  "user.enable": "Enabled an account",
+  "user.delete": "Deleted a user",
+};
+
+/** Details are ids and counts (and role names); anything else is shown as plain text, never rendered as markup. */
+function Details({ details }: { details: unknown }) {
+  if (details === null || typeof details !== "object" || Array.isArray(details)) {
+    return <span className="text-zinc-400">—</span>;
+  }
+  const entries = Object.entries(details as Record<string, unknown>);
+  if (entries.length === 0) return <span className="text-zinc-400">—</span>;
+  return (
+    <ul className="flex flex-wrap gap-x-3 gap-y-0.5">
+      {entries.map(([key, value]) => (
+        <li key={key} className="whitespace-nowrap">
+          <span className="font-mono text-zinc-500">{key}</span>{" "}
+          <span className="tabular-nums">
+            {typeof value === "object" ? JSON.stringify(value) : String(value)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function AuditTable({ entries, currentUserId }: { entries: AuditEntryView[]; currentUserId: string }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+      <table className="w-full text-left text-sm" data-testid="admin-audit">
+        <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">
+              When <span aria-hidden="true">↓</span>
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Who
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Action
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Target
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Rows / details
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr
+              key={e.id}
+              className="border-b border-zinc-100 align-top last:border-0"
+              data-testid="audit-row"
+              data-action={e.action}
+              data-target-id={e.targetId}
+            >
+              <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
+                <time dateTime={e.createdAt}>{formatDateTimeSeconds(e.createdAt)}</time>
+              </td>
+              <td className="max-w-[14rem] px-3 py-2">
+                {e.actor ? (
+                  <>
+                    <span className="block truncate">
+                      {e.actor.name}
+                      {e.actor.id === currentUserId && (
+                        <span className="ml-1 text-xs text-zinc-500">(you)</span>
+                      )}
+                    </span>
+                    <span className="block truncate text-xs text-zinc-500">{e.actor.email}</span>
+                  </>
+                ) : (
+                  <span className="text-zinc-500" title="The account that did this has since been deleted.">
+                    deleted account
+                  </span>
+                )}
+              </td>
+              <td className="px-3 py-2">
+                <span className="block">{actionLabel[e.action] ?? e.action}</span>
+                <span className="block font-mono text-xs text-zinc-500">{e.action}</span>
+              </td>
+              <td className="px-3 py-2">
+                <span className="block text-xs text-zinc-500">{e.targetType}</span>
+                <span className="block font-mono text-xs break-all">{e.targetId}</span>
+              </td>
+              <td className="px-3 py-2 text-xs">
+                <Details details={e.details} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import Link from "next/link";
+
+/** A plain GET form: works without JavaScript, keeps the search in the URL (shareable, back button). */
+export function SearchForm({
+  action,
+  q,
+  label,
+  placeholder,
+}: {
+  action: string;
+  q: string;
+  label: string;
+  placeholder: string;
+}) {
+  return (
+    <search>
+      <form action={action} method="get" className="flex items-center gap-2">
+        <label htmlFor="admin-search" className="sr-only">
+          {label}
+        </label>
+        <input
+          id="admin-search"
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder={placeholder}
+          maxLength={200}
+          data-testid="admin-search"
+          className="w-72 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm focus:border-zinc-900 focus:outline-none focus:ring-1 focus:ring-zinc-900"
+        />
+        <button
+          type="submit"
+          className="rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
+        >
+          Search
+        </button>
+        {q && (
+          <Link href={action} className="text-sm text-zinc-600 underline">
+            Clear
+          </Link>
+        )}
+      </form>
+    </search>
+  );
+}

@@ -1,0 +1,308 @@
+import "server-only";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { type MemoryItem, type MemoryPolicy, restore } from "@/lib/memory";
+import { databaseKind, db, type Prisma } from "./client";
+import type { Cursor } from "./cursor";
+import { getMessagesBySessionId, unsafeDeleteSessionById } from "./sessions";
+import { isSnapshotCurrent, messageToItem, rebuildMemory } from "./turns";
+
+// Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
+// admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.
+
+const notFound = () =>
+  new AppError("not_found", "This conversation does not exist (it may have been deleted).");
+
+const ownerSelect = { id: true, email: true, name: true } as const;
+
+const adminSessionSelect = {
+  id: true,
+  title: true,
+  createdAt: true,
+  updatedAt: true,
+  lastSeq: true,
+  leaseUntil: true,
+  user: { select: ownerSelect },
+} as const;
+
+type AdminSessionRow = Prisma.ChatSessionGetPayload<{ select: typeof adminSessionSelect }>;
+
+export interface AdminSession {
+  id: string;
+  title: string;
+  owner: { id: string; email: string; name: string };
+  /** ChatSession.lastSeq: seq is gap-free and starts at 1, so it is the number of messages without a COUNT. */
+  messageCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toAdminSession(row: AdminSessionRow): AdminSession {
+  return {
+    id: row.id,
+    title: row.title,
+    owner: row.user,
+    messageCount: row.lastSeq,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** A case-insensitive substring match on both dialects (SQLite's LIKE already ignores ASCII case). */
+function contains(q: string): Prisma.StringFilter {
+  return (
+    databaseKind(env.DATABASE_URL) === "postgresql" ? { contains: q, mode: "insensitive" } : { contains: q }
+  ) as Prisma.StringFilter;
+}
+
+/**
+ * The findMany arguments of one page of the admin session list, exported so the query-plan test can run the very
+ * same query. Keyset pagination on (updatedAt desc, id desc), served by the index ChatSession(updatedAt, id): the
+ * cursor's `updatedAt <= …` conjunct makes the database start the index walk at the cursor instead of filtering
+ * from the top, and `take: limit + 1` stops it after one page (the extra row says whether there is a next page).
+ */
+export function adminSessionsPageArgs({ q, cursor, limit }: { q?: string; cursor?: Cursor; limit: number }) {
+  const and: Prisma.ChatSessionWhereInput[] = [];
+  if (cursor) {
+    and.push({ updatedAt: { lte: cursor.updatedAt } });
+    and.push({ OR: [{ updatedAt: { lt: cursor.updatedAt } }, { id: { lt: cursor.id } }] });
+  }
+  if (q) and.push({ OR: [{ title: contains(q) }, { user: { email: contains(q) } }] });
+  return {
+    where: and.length > 0 ? { AND: and } : {},
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+    select: adminSessionSelect,
+  } satisfies Prisma.ChatSessionFindManyArgs;
+}
+
+/** Every user's sessions, most recently active first, one page at a time; `q` matches title or owner email. */
+export async function listSessionsForAdmin({
+  q,
+  cursor,
+  limit,
+}: {
+  q?: string;
+  cursor?: Cursor;
+  limit: number;
+}): Promise<{ sessions: AdminSession[]; nextCursor: Cursor | null }> {
+  const rows = await db.chatSession.findMany(adminSessionsPageArgs({ q, cursor, limit }));
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    sessions: page.map(toAdminSession),
+    nextCursor: rows.length > limit && last ? { updatedAt: last.updatedAt, id: last.id } : null,
+  };
+}
+
+export async function getSessionForAdminOrThrow({ sessionId }: { sessionId: string }) {
+  const row = await db.chatSession.findUnique({ where: { id: sessionId }, select: adminSessionSelect });
+  if (!row) throw notFound();
+  return {
+    ...toAdminSession(row),
+    /** A turn holds the session's lease right now (an answer is being written). */
+    turnInProgress: row.leaseUntil !== null && row.leaseUntil > new Date(),
+  };
+}
+
+/** Structured parts of a stored message (see lib/db/turns.ts). */
+interface StoredParts {
+  imageUrls?: string[];
+  toolCalls?: MemoryItem["toolCalls"];
+}
+
+export interface AdminMessage {
+  id: string;
+  seq: number;
+  role: "system" | "user" | "assistant" | "tool";
+  text: string;
+  status: "complete" | "streaming" | "interrupted" | "failed";
+  model: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  toolCallId: string | null;
+  toolCalls: NonNullable<MemoryItem["toolCalls"]>;
+  imageUrls: string[];
+  createdAt: Date;
+}
+
+export interface AdminSnapshot {
+  items: MemoryItem[];
+  policy: string;
+  throughSeq: number;
+  version: number;
+  updatedAt: Date;
+  /**
+   * Whether the next turn uses these items as they are: made by the policy in force and covering the whole
+   * history. Otherwise the next turn rebuilds memory from the history tail (and `nextContextSeqs` says how).
+   */
+  current: boolean;
+  /** Set when the stored items do not parse; the next turn would fail the same way. */
+  error?: string;
+}
+
+/**
+ * One page of a session's history (newest page first, ascending within the page) beside its memory: the stored
+ * snapshot and the history seqs the model would be sent on the next turn under `policy`.
+ */
+export async function getSessionReviewForAdmin({
+  sessionId,
+  beforeSeq,
+  limit,
+  policy,
+  tailRows,
+}: {
+  sessionId: string;
+  beforeSeq?: number;
+  limit: number;
+  policy: MemoryPolicy;
+  tailRows: number;
+}) {
+  const session = await getSessionForAdminOrThrow({ sessionId });
+  const [page, snap] = await Promise.all([
+    getMessagesBySessionId({ sessionId, beforeSeq, limit }),
+    db.memorySnapshot.findUnique({
+      where: { sessionId },
+      select: { items: true, policy: true, throughSeq: true, version: true, updatedAt: true },
+    }),
+  ]);
+
+  let snapshot: AdminSnapshot | null = null;
+  if (snap) {
+    const lastSeq = session.messageCount;
+    snapshot = {
+      items: [],
+      policy: snap.policy,
+      throughSeq: snap.throughSeq,
+      version: snap.version,
+      updatedAt: snap.updatedAt,
+      current: false,
+    };
+    try {
+      snapshot.items = restore(snap.items);
+      snapshot.current = isSnapshotCurrent(snap, { policy, throughSeq: lastSeq });
+    } catch (e) {
+      snapshot.error = e instanceof Error ? e.message : "The stored memory items are not valid.";
+    }
+  }
+  // Decided exactly as a turn decides (lib/db/turns.ts): the snapshot when current, else the tail rebuild.
+  const memory = snapshot?.current
+    ? snapshot.items
+    : await rebuildMemory(db, { sessionId, policy, throughSeq: session.messageCount, tailRows });
+
+  const messages: AdminMessage[] = page.messages.map((m) => {
+    const parts = (m.parts ?? {}) as StoredParts;
+    return {
+      id: m.id,
+      seq: m.seq,
+      role: m.role,
+      text: m.text,
+      status: m.status,
+      model: m.model,
+      promptTokens: m.promptTokens,
+      completionTokens: m.completionTokens,
+      toolCallId: m.toolCallId,
+      toolCalls: Array.isArray(parts.toolCalls) ? parts.toolCalls : [],
+      imageUrls: Array.isArray(parts.imageUrls) ? parts.imageUrls : [],
+      createdAt: m.createdAt,
+    };
+  });
+
+  return {
+    session,
+    messages,
+    hasMore: page.hasMore,
+    snapshot,
+    policy: policy.id,
+    nextContextSeqs: memory.flatMap((item) => (item.seq === undefined ? [] : [item.seq])),
+  };
+}
+
+/** What one turn sent to the model, addressed by its assistant (or user) message. */
+export async function getTurnContextForAdmin({
+  sessionId,
+  messageId,
+}: {
+  sessionId: string;
+  messageId: string;
+}) {
+  const message = await db.chatMessage.findFirst({
+    where: { id: messageId, sessionId },
+    select: { seq: true, role: true },
+  });
+  if (!message) throw new AppError("not_found", "No such message in this conversation.");
+  const seq = message.role === "user" ? message.seq + 1 : message.seq;
+  const row = await db.chatMessage.findUnique({
+    where: { sessionId_seq: { sessionId, seq } },
+    select: {
+      id: true,
+      seq: true,
+      context: { select: { entries: true, tokenEstimate: true, policy: true, model: true, createdAt: true } },
+    },
+  });
+  if (!row?.context) throw new AppError("not_found", "No context was recorded for this message.");
+  return { messageId: row.id, seq: row.seq, ...row.context };
+}
+
+/** Deletes any user's session with everything derived from it; the receipt and audit entry name the admin. */
+export async function deleteSessionForAdmin({ sessionId, actorId }: { sessionId: string; actorId: string }) {
+  return unsafeDeleteSessionById({ sessionId, actorId });
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface AdminOverview {
+  users: number;
+  admins: number;
+  disabledUsers: number;
+  sessions: number;
+  messages: number;
+  /** Messages created today and on the 6 UTC days before (the last 7 bars of `perDay`). */
+  messagesLast7Days: number;
+  /** Oldest first, one entry per UTC day, ending today. */
+  perDay: { day: string; count: number }[];
+}
+
+/**
+ * Dashboard counts. Messages are summed from ChatSession.lastSeq (one row per session, not per message); each
+ * day's count is a range count on the ChatMessage(createdAt) index, so no query reads the message table whole.
+ */
+export async function getAdminOverview({
+  now = new Date(),
+  days = 14,
+}: {
+  now?: Date;
+  days?: number;
+} = {}): Promise<AdminOverview> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const starts = Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * DAY_MS));
+  const [[users, admins, disabledUsers, sessions, sum], counts] = await Promise.all([
+    Promise.all([
+      db.user.count(),
+      db.user.count({ where: { role: "ADMIN", disabledAt: null } }),
+      db.user.count({ where: { disabledAt: { not: null } } }),
+      db.chatSession.count(),
+      db.chatSession.aggregate({ _sum: { lastSeq: true } }),
+    ]),
+    Promise.all(
+      starts.map((start) =>
+        db.chatMessage.count({
+          where: { createdAt: { gte: start, lt: new Date(start.getTime() + DAY_MS) } },
+        }),
+      ),
+    ),
+  ]);
+  const perDay = starts.map((start, i) => ({
+    day: start.toISOString().slice(0, 10),
+    count: counts[i] ?? 0,
+  }));
+  return {
+    users,
+    admins,
+    disabledUsers,
+    sessions,
+    messages: sum._sum.lastSeq ?? 0,
+    messagesLast7Days: perDay.slice(-7).reduce((total, d) => total + d.count, 0),
+    perDay,
+  };
+}
