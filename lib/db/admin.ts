@@ -5,7 +5,7 @@ import { type MemoryItem, type MemoryPolicy, restore } from "@/lib/memory";
 import { databaseKind, db, type Prisma } from "./client";
 import type { Cursor } from "./cursor";
 import { getMessagesBySessionId, unsafeDeleteSessionById } from "./sessions";
-import { isSnapshotCurrent, messageToItem, rebuildMemory } from "./turns";
+import { getTurnContextByMessageId, isSnapshotCurrent, messageToItem, rebuildMemory } from "./turns";
 
 // Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
 // admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.
@@ -218,7 +218,7 @@ export async function getSessionReviewForAdmin({
   };
 }
 
-/** What one turn sent to the model, addressed by its assistant (or user) message. */
+/** What one turn sent to the model, in any user's session. */
 export async function getTurnContextForAdmin({
   sessionId,
   messageId,
@@ -226,22 +226,7 @@ export async function getTurnContextForAdmin({
   sessionId: string;
   messageId: string;
 }) {
-  const message = await db.chatMessage.findFirst({
-    where: { id: messageId, sessionId },
-    select: { seq: true, role: true },
-  });
-  if (!message) throw new AppError("not_found", "No such message in this conversation.");
-  const seq = message.role === "user" ? message.seq + 1 : message.seq;
-  const row = await db.chatMessage.findUnique({
-    where: { sessionId_seq: { sessionId, seq } },
-    select: {
-      id: true,
-      seq: true,
-      context: { select: { entries: true, tokenEstimate: true, policy: true, model: true, createdAt: true } },
-    },
-  });
-  if (!row?.context) throw new AppError("not_found", "No context was recorded for this message.");
-  return { messageId: row.id, seq: row.seq, ...row.context };
+  return getTurnContextByMessageId({ sessionId, messageId, userId: null });
 }
 
 /** Deletes any user's session with everything derived from it; the receipt and audit entry name the admin. */

@@ -316,27 +316,26 @@ export async function commitTurn({
   }
 }
 
-/** The recorded context of one turn, addressed by the assistant (or user) message it belongs to. */
-export async function getTurnContextForUser({
+/**
+ * The recorded context of one turn, addressed by the assistant (or user) message it belongs to. With `userId`, only
+ * in that user's sessions; without it (admins only) in any session.
+ */
+export async function getTurnContextByMessageId({
   sessionId,
-  userId,
   messageId,
+  userId,
 }: {
   sessionId: string;
-  userId: string;
   messageId: string;
+  userId: string | null;
 }) {
   const message = await db.chatMessage.findFirst({
-    where: { id: messageId, sessionId, session: { userId } },
+    where: { id: messageId, sessionId, ...(userId === null ? {} : { session: { userId } }) },
     select: { seq: true, role: true },
   });
   if (!message) throw new AppError("not_found", "No such message in this conversation.");
-  return getTurnContextBySeq({ sessionId, seq: message.role === "user" ? message.seq + 1 : message.seq });
-}
-
-export async function getTurnContextBySeq({ sessionId, seq }: { sessionId: string; seq: number }) {
   const row = await db.chatMessage.findUnique({
-    where: { sessionId_seq: { sessionId, seq } },
+    where: { sessionId_seq: { sessionId, seq: message.role === "user" ? message.seq + 1 : message.seq } },
     select: {
       id: true,
       seq: true,

@@ -1,8 +1,8 @@
-import { getTurnContextForUser } from "@/lib/db/turns";
+import { getTurnContextByMessageId } from "@/lib/db/turns";
 import { route } from "@/lib/http";
 
 export const GET = route<{ id: string; messageId: string }>("user", async ({ params, user }) => {
-  const context = await getTurnContextForUser({
+  const context = await getTurnContextByMessageId({
     sessionId: params.id,
     userId: user.id,
     messageId: params.messageId,
