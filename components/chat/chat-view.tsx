@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { readTurnEvents } from "@/lib/chat/sse";
@@ -30,6 +31,9 @@ export function ChatView({
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
   const abortRef = useRef<AbortController | null>(null);
+  const router = useRouter();
+  // Whether the URL names this conversation yet (a new chat starts at `/`).
+  const routedRef = useRef(initialSessionId !== null);
   const bottomRef = useRef<HTMLDivElement>(null);
 
   const lastText = messages.at(-1)?.text;
@@ -44,8 +48,16 @@ export function ChatView({
     setMessages((prev) => prev.map((m) => (m.id === id ? { ...m, ...change } : m)));
   }, []);
 
-  /** Streams one turn into the assistant message `assistantId`; ids are swapped for the server's on `meta`. */
-  async function runTurn(id: string, body: object, assistantId: string, userTempId?: string) {
+  /**
+   * Streams one turn into the assistant message `assistantId`; ids are swapped for the server's on `meta`.
+   * Resolves to false when the server refused the turn before storing anything.
+   */
+  async function runTurn(
+    id: string,
+    body: object,
+    assistantId: string,
+    userTempId?: string,
+  ): Promise<boolean> {
     const controller = new AbortController();
     abortRef.current = controller;
     setStreaming(true);
@@ -69,16 +81,18 @@ export function ChatView({
           patch(assistantId, { status: "failed", error: message });
         }
         setError(message);
-        return;
+        return false;
       }
       for await (const event of readTurnEvents(res.body)) {
         if (event.type === "meta") {
           const { userMessage, assistantMessage } = event;
+          // React may run this updater later, after `currentAssistant` below has moved on: capture it now.
+          const placeholder = currentAssistant;
           setMessages((prev) =>
             prev.map((m) => {
               if (userTempId && m.id === userTempId)
                 return { ...m, id: userMessage.id, seq: userMessage.seq };
-              if (m.id === currentAssistant)
+              if (m.id === placeholder)
                 return {
                   ...m,
                   id: assistantMessage.id,
@@ -110,6 +124,7 @@ export function ChatView({
       setStreaming(false);
       announceSessionsChanged();
     }
+    return true;
   }
 
   async function send(content: string) {
@@ -130,8 +145,6 @@ export function ChatView({
       }
       id = ((await res.json()) as { session: { id: string } }).session.id;
       setSessionId(id);
-      // The URL now names the conversation, so a reload restores it; the view itself stays mounted.
-      window.history.replaceState(null, "", `/c/${id}`);
       announceSessionsChanged();
     }
     const now = new Date().toISOString();
@@ -143,7 +156,14 @@ export function ChatView({
       { id: userId, seq: nextSeq, role: "user", text, status: "complete", createdAt: now },
       { id: assistantId, seq: nextSeq + 1, role: "assistant", text: "", status: "streaming", createdAt: now },
     ]);
-    await runTurn(id, { content: text }, assistantId, userId);
+    const stored = await runTurn(id, { content: text }, assistantId, userId);
+    if (stored && !routedRef.current) {
+      // Now the URL names the conversation, so a reload restores it. A real navigation, not
+      // history.replaceState: Next would keep rendering this `/` page, and "New chat" (a link to `/`) would
+      // then keep showing this conversation. Done after the turn so the stream is never cut by a re-render.
+      routedRef.current = true;
+      router.replace(`/c/${id}`, { scroll: false });
+    }
   }
 
   async function retry(messageId: string) {

@@ -71,7 +71,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
 
   return (
     <aside
-      className="flex h-full w-72 shrink-0 flex-col border-r border-zinc-200 bg-white"
+      className="flex max-h-[40vh] w-full shrink-0 flex-col border-b border-zinc-200 bg-white md:h-full md:max-h-none md:w-72 md:border-r md:border-b-0"
       data-testid="sidebar"
     >
       <div className="flex items-center justify-between p-3">

@@ -5,7 +5,7 @@ import { type MemoryItem, type MemoryPolicy, restore } from "@/lib/memory";
 import { databaseKind, db, type Prisma } from "./client";
 import type { Cursor } from "./cursor";
 import { getMessagesBySessionId, unsafeDeleteSessionById } from "./sessions";
-import { getTurnContextByMessageId, isSnapshotCurrent, messageToItem, rebuildMemory } from "./turns";
+import { getTurnContextByMessageId, isSnapshotCurrent, rebuildMemory } from "./turns";
 
 // Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
 // admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.

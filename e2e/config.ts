@@ -1,0 +1,27 @@
+// Shared by scripts/e2e.ts, playwright.config.ts and the fixtures. No Playwright imports: the runner script
+// loads this file too.
+
+/** The administrator scripts/e2e.ts creates through `npm run setup` in each run's fresh database. */
+export const ADMIN = {
+  email: "admin@e2e.recall.test",
+  password: "e2e-admin-password",
+  name: "E2E Admin",
+} as const;
+
+const port = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  const n = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(n) || n <= 0 || n > 65535)
+    throw new Error(`${name} must be a TCP port, got "${raw}"`);
+  return n;
+};
+
+/** The main server: default configuration (memory window 20). */
+export const MAIN_PORT = port("E2E_PORT", 3210);
+/** A second server on the same build and database with MEMORY_MAX_MESSAGES=2, for the window test. */
+export const WINDOW_PORT = port("E2E_WINDOW_PORT", 3211);
+export const WINDOW_SIZE = 2;
+
+// 127.0.0.1 everywhere: cookies are per host, and localhost would be a different one.
+export const MAIN_URL = `http://127.0.0.1:${MAIN_PORT}`;
+export const WINDOW_URL = `http://127.0.0.1:${WINDOW_PORT}`;

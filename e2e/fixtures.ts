@@ -1,0 +1,291 @@
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+  request as playwrightRequest,
+} from "@playwright/test";
+
+// Shared helpers for every spec: page objects (ChatPage, AuthPage), account helpers that go through the real
+// HTTP surface, and fixtures that give each test its own freshly registered user. Import `test` and `expect`
+// from here, not from @playwright/test.
+
+export { ADMIN, MAIN_URL, WINDOW_SIZE, WINDOW_URL } from "./config";
+
+export interface Credentials {
+  email: string;
+  password: string;
+  name: string;
+}
+
+let counter = 0;
+
+/** Unique credentials (not yet registered). `label` becomes part of the email and name, e.g. "intruder". */
+export function newCredentials(label = "user"): Credentials {
+  const id = `${Date.now().toString(36)}${process.pid.toString(36)}${(++counter).toString(36)}`;
+  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  return { email: `${slug}-${id}@e2e.recall.test`, password: `pw-${id}-long-enough`, name: `${label} ${id}` };
+}
+
+/** POST /api/register; fails the test unless the account is created (201). */
+export async function registerViaApi(request: APIRequestContext, creds: Credentials): Promise<void> {
+  const res = await request.post("/api/register", { data: creds });
+  expect(res.status(), `register ${creds.email}: ${await res.text()}`).toBe(201);
+}
+
+/**
+ * Signs `request` in through next-auth's credentials callback, the same endpoint the login form uses. The
+ * session cookie lands in the request context's cookie jar — for `page.request`, the page's browser context.
+ */
+export async function signInViaApi(
+  request: APIRequestContext,
+  creds: Pick<Credentials, "email" | "password">,
+) {
+  const csrf = await request.get("/api/auth/csrf");
+  expect(csrf.ok(), "GET /api/auth/csrf").toBe(true);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await request.post("/api/auth/callback/credentials", {
+    form: { email: creds.email, password: creds.password, csrfToken, json: "true" },
+  });
+  expect(res.ok(), `sign in ${creds.email}: HTTP ${res.status()}`).toBe(true);
+  const session = (await (await request.get("/api/auth/session")).json()) as { user?: { email?: string } };
+  expect(session.user?.email, `sign in ${creds.email}: no session after the callback`).toBe(creds.email);
+}
+
+/** Reads `{ error: { code } }` from an API response. */
+export async function errorCode(res: { json(): Promise<unknown> }): Promise<string | undefined> {
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
+  return body?.error?.code;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Page objects
+// ---------------------------------------------------------------------------------------------------------
+
+export interface MessageView {
+  role: string;
+  status: string;
+  seq: number;
+  text: string;
+}
+
+export interface ContextEntryView {
+  source: string;
+  /** The history seq of the entry; null for system prompt and current question. */
+  seq: number | null;
+  preview: string;
+}
+
+export interface Answer {
+  text: string;
+  status: string;
+}
+
+/** The chat screen: `/` (new chat) and `/c/:sessionId`. */
+export class ChatPage {
+  readonly input: Locator;
+  readonly sendButton: Locator;
+  readonly stopButton: Locator;
+  readonly items: Locator;
+  readonly assistantItems: Locator;
+  readonly offlineBadge: Locator;
+  readonly emptyState: Locator;
+  readonly sidebar: Locator;
+  readonly sessionLinks: Locator;
+  readonly newChat: Locator;
+  readonly notFound: Locator;
+
+  constructor(readonly page: Page) {
+    this.input = page.getByTestId("composer-input");
+    this.sendButton = page.getByTestId("send-button");
+    this.stopButton = page.getByTestId("stop-button");
+    this.items = page.getByTestId("message");
+    this.assistantItems = page.locator('[data-testid="message"][data-role="assistant"]');
+    this.offlineBadge = page.getByTestId("offline-badge");
+    this.emptyState = page.getByTestId("empty-state");
+    this.sidebar = page.getByTestId("sidebar");
+    this.sessionLinks = page.getByTestId("session-link");
+    this.newChat = page.getByTestId("new-chat");
+    this.notFound = page.getByTestId("not-found");
+  }
+
+  /** Opens a new chat, or the conversation `sessionId`, and waits for the composer. */
+  async goto(sessionId?: string) {
+    await this.page.goto(sessionId ? `/c/${sessionId}` : "/");
+    await expect(this.input).toBeVisible();
+  }
+
+  /** The session id in the URL (`/c/:id`), or null on a new chat that has not sent anything yet. */
+  sessionId(): string | null {
+    return /\/c\/([^/?#]+)/.exec(new URL(this.page.url()).pathname)?.[1] ?? null;
+  }
+
+  /** Types `text`, sends it with Enter and waits until the answer has stopped streaming and is stored. */
+  async send(text: string): Promise<Answer> {
+    const isNew = this.sessionId() === null;
+    const before = await this.assistantItems.count();
+    await expect(this.input).toBeEnabled();
+    await this.input.fill(text);
+    await this.input.press("Enter");
+    const answer = this.assistantItems.nth(before);
+    await expect(answer).toBeVisible();
+    await expect(answer).not.toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
+    // A new chat moves to /c/:id once its first turn is over; wait for that view before going on.
+    if (isNew) await expect(this.page).toHaveURL(/\/c\/[^/]+$/);
+    // The composer comes back once the turn is over; a send before that would be ignored.
+    await expect(this.input).toBeEnabled();
+    return {
+      text: (await answer.getByTestId("message-text").textContent())?.trim() ?? "",
+      status: (await answer.getAttribute("data-status")) ?? "",
+    };
+  }
+
+  /** The text of the last assistant message. */
+  async lastAnswer(): Promise<string> {
+    return (await this.assistantItems.last().getByTestId("message-text").textContent())?.trim() ?? "";
+  }
+
+  /** Every message shown, in page order. */
+  async messages(): Promise<MessageView[]> {
+    return this.items.evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        role: node.getAttribute("data-role") ?? "",
+        status: node.getAttribute("data-status") ?? "",
+        seq: Number(node.getAttribute("data-seq")),
+        text: (node.querySelector('[data-testid="message-text"]')?.textContent ?? "").trim(),
+      })),
+    );
+  }
+
+  /**
+   * Opens the context view of the `index`-th assistant message (negative counts from the end: -1 is the
+   * last answer) and returns its panel and entries, in the order they were sent to the model.
+   */
+  async openContext(index = -1): Promise<{ panel: Locator; entries: ContextEntryView[] }> {
+    const count = await this.assistantItems.count();
+    const answer = this.assistantItems.nth(index < 0 ? count + index : index);
+    await answer.getByTestId("context-button").click();
+    const panel = answer.getByTestId("context-panel");
+    await expect(panel.getByTestId("context-summary")).toBeVisible();
+    const entries = await panel.getByTestId("context-entry").evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const seq = node.getAttribute("data-seq");
+        return {
+          source: node.getAttribute("data-source") ?? "",
+          seq: seq ? Number(seq) : null,
+          preview: node.querySelector("[title]")?.getAttribute("title") ?? "",
+        };
+      }),
+    );
+    return { panel, entries };
+  }
+}
+
+/** The sign-in and registration pages. */
+export class AuthPage {
+  readonly email: Locator;
+  readonly password: Locator;
+  readonly name: Locator;
+  readonly formError: Locator;
+  readonly currentUser: Locator;
+  readonly signOutButton: Locator;
+
+  constructor(readonly page: Page) {
+    this.email = page.locator("#email");
+    this.password = page.locator("#password");
+    this.name = page.locator("#name");
+    this.formError = page.getByTestId("form-error");
+    this.currentUser = page.getByTestId("current-user");
+    this.signOutButton = page.getByTestId("sign-out");
+  }
+
+  /** Fills and submits the login form. Does not wait for the outcome; pair with an expectation. */
+  async login(creds: Pick<Credentials, "email" | "password">) {
+    await this.page.goto("/login");
+    await this.email.fill(creds.email);
+    await this.password.fill(creds.password);
+    await this.page.getByRole("button", { name: "Sign in" }).click();
+  }
+
+  /** Fills and submits the registration form (which signs the new user in). */
+  async register(creds: Credentials) {
+    await this.page.goto("/register");
+    await this.name.fill(creds.name);
+    await this.email.fill(creds.email);
+    await this.password.fill(creds.password);
+    await this.page.getByRole("button", { name: "Create account" }).click();
+  }
+
+  /** Signs out from the sidebar and waits for the login page. */
+  async signOut() {
+    await this.signOutButton.click();
+    await expect(this.page).toHaveURL(/\/login(\?|$)/);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------------------
+
+interface Fixtures {
+  /** Registers a new account through the API and returns its credentials. */
+  createUser: (label?: string) => Promise<Credentials>;
+  /** A fresh USER for this test, already signed in on `page`. */
+  user: Credentials;
+  chat: ChatPage;
+  auth: AuthPage;
+  /** A separate API client (own cookie jar) signed in as `creds`; disposed after the test. */
+  apiAs: (creds: Pick<Credentials, "email" | "password">) => Promise<APIRequestContext>;
+  /** A separate browser page (own context and cookies) signed in as `creds`; closed after the test. */
+  pageAs: (creds: Pick<Credentials, "email" | "password">) => Promise<Page>;
+}
+
+export const test = base.extend<Fixtures>({
+  createUser: async ({ request }, use) => {
+    await use(async (label = "user") => {
+      const creds = newCredentials(label);
+      await registerViaApi(request, creds);
+      return creds;
+    });
+  },
+
+  user: async ({ page, createUser }, use) => {
+    const creds = await createUser("user");
+    await signInViaApi(page.request, creds);
+    await use(creds);
+  },
+
+  chat: async ({ page }, use) => {
+    await use(new ChatPage(page));
+  },
+
+  auth: async ({ page }, use) => {
+    await use(new AuthPage(page));
+  },
+
+  apiAs: async ({ baseURL }, use) => {
+    const contexts: APIRequestContext[] = [];
+    await use(async (creds) => {
+      const context = await playwrightRequest.newContext({ baseURL });
+      contexts.push(context);
+      await signInViaApi(context, creds);
+      return context;
+    });
+    await Promise.all(contexts.map((c) => c.dispose()));
+  },
+
+  pageAs: async ({ browser, baseURL }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (creds) => {
+      const context = await browser.newContext({ baseURL });
+      contexts.push(context);
+      await signInViaApi(context.request, creds);
+      return context.newPage();
+    });
+    await Promise.all(contexts.map((c) => c.close()));
+  },
+});
+
+export { expect };

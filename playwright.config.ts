@@ -1,0 +1,79 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+import { MAIN_PORT, MAIN_URL, WINDOW_PORT, WINDOW_SIZE, WINDOW_URL } from "./e2e/config";
+
+// Run through `npm run test:e2e` (scripts/e2e.ts): it creates the run's database, sets it up and builds the app.
+// Both servers serve the same build and the same database; the second one only has a memory window of 2.
+
+const databaseUrl = process.env.E2E_DATABASE_URL;
+if (!databaseUrl) {
+  throw new Error(
+    "E2E_DATABASE_URL is not set. Run the end-to-end tests with `npm run test:e2e`, which creates a fresh database.",
+  );
+}
+const ci = Boolean(process.env.CI);
+
+// Debian's Chromium where installed (Playwright cannot download its own browser here); Playwright's elsewhere.
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const executablePath = existsSync(chromiumPath) ? chromiumPath : undefined;
+
+const serverEnv = {
+  DATABASE_URL: databaseUrl,
+  NEXT_TELEMETRY_DISABLED: "1",
+  ...(process.env.E2E_AUTH_SECRET ? { AUTH_SECRET: process.env.E2E_AUTH_SECRET } : {}),
+};
+
+const server = (port: number, url: string, env: Record<string, string>) => ({
+  command: `node_modules/.bin/next start -H 127.0.0.1 -p ${port}`,
+  url: `${url}/api/health`,
+  env: { ...serverEnv, ...env },
+  // Never reuse: a server already on the port would serve another database, not this run's fresh one.
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+});
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: ci,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: "list",
+  outputDir: "test-results",
+  use: {
+    baseURL: MAIN_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath,
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: [
+    server(MAIN_PORT, MAIN_URL, {}),
+    server(WINDOW_PORT, WINDOW_URL, { MEMORY_MAX_MESSAGES: String(WINDOW_SIZE) }),
+  ],
+});
