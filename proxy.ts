@@ -5,5 +5,5 @@ import { env } from "@/lib/env";
 export const proxy = withAuth({ secret: env.AUTH_SECRET, pages: { signIn: "/login" } });
 
 export const config = {
-  matcher: ["/((?!api|login|register|_next/static|_next/image|favicon.ico|.*\\.(?:svg|png|ico|txt)$).*)"],
+  matcher: ["/((?!api|login|register|_next/|favicon.ico|.*\\.(?:svg|png|ico|txt)$).*)"],
 };

@@ -59,6 +59,7 @@ describe("parseEnv", () => {
     ["OFFLINE_MODEL_TOKEN_DELAY_MS", "soon"],
     ["ADMIN_EMAIL", "admin"],
     ["ADMIN_PASSWORD", "short"],
+    ["NEXTAUTH_URL", "recall.example.com"],
   ])("rejects %s=%s with a message naming it", (name, value) => {
     const issues = issuesOf({ [name]: value });
     expect(issues).toHaveLength(1);

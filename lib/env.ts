@@ -20,6 +20,8 @@ const schema = z.object({
     .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), "must start with file: or postgresql://"),
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   AUTH_SECRET_FILE: z.string().default(".auth-secret"),
+  // Read by next-auth itself; validated here so a typo fails at start.
+  NEXTAUTH_URL: z.url({ message: "must be a URL" }).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url({ message: "must be a URL" }).optional(),
   OPENAI_MODEL: z.string().min(1).optional(),
@@ -79,6 +81,3 @@ export function parseEnv(raw: Record<string, string | undefined>): Env {
 }
 
 export const env: Env = parseEnv(process.env);
-
-// next-auth v4 reads these itself: a self-hosted deployment trusts its Host header unless NEXTAUTH_URL pins it.
-if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";

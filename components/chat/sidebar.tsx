@@ -40,6 +40,13 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
     return () => window.removeEventListener(SESSIONS_CHANGED, onChange);
   }, [load]);
 
+  // redirect: false keeps the navigation on this host; next-auth would build it from NEXTAUTH_URL.
+  async function signOutHere() {
+    await signOut({ redirect: false });
+    router.replace("/login");
+    router.refresh();
+  }
+
   async function rename(id: string, title: string) {
     setEditing(null);
     const res = await fetch(`/api/sessions/${id}`, {
@@ -181,11 +188,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
               Admin
             </Link>
           )}
-          <Button
-            variant="ghost"
-            onClick={() => void signOut({ callbackUrl: "/login" })}
-            data-testid="sign-out"
-          >
+          <Button variant="ghost" onClick={() => void signOutHere()} data-testid="sign-out">
             Sign out
           </Button>
         </div>
