@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadEnvConfig } from "@next/env";
 import { hashPassword } from "@/lib/auth/password";
-import { createPrismaClient } from "@/lib/db/client";
 import { migrateDatabase, redactUrl } from "./lib/migrate";
 
 // npm run setup: validates the configuration, applies migrations (creating the database when missing) and
@@ -10,7 +9,9 @@ import { migrateDatabase, redactUrl } from "./lib/migrate";
 async function main() {
   // The same .env files `next start` reads, so setup and the server agree on DATABASE_URL.
   loadEnvConfig(process.cwd());
+  // Imported only now: lib/env.ts validates process.env when it is first loaded.
   const { env } = await import("@/lib/env");
+  const { createPrismaClient } = await import("@/lib/db/client");
   const applied = await migrateDatabase(env.DATABASE_URL);
   console.log(
     `Database ${redactUrl(env.DATABASE_URL)}: ${applied.length ? `applied ${applied.join(", ")}` : "up to date"}.`,
@@ -20,7 +21,9 @@ async function main() {
   try {
     const admin = await db.user.findFirst({ where: { role: "ADMIN" }, select: { email: true } });
     if (admin && !env.ADMIN_EMAIL) {
-      console.log(`Administrator: ${admin.email} (already set up).`);
+      console.log(
+        `Administrator: ${admin.email} (already set up; its password was printed when it was created).`,
+      );
       return;
     }
     const email = (env.ADMIN_EMAIL ?? "admin@recall.local").toLowerCase();
@@ -48,7 +51,12 @@ async function main() {
 }
 
 main().then(
-  () => process.exit(0),
+  () => {
+    console.log(
+      "Serve with `npm start`, then open http://127.0.0.1:3000 and sign in (or create an account).",
+    );
+    process.exit(0);
+  },
   (e: unknown) => {
     console.error(e instanceof Error && e.name === "EnvError" ? e.message : e);
     process.exit(1);
