@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { parseOptions } from "./config";
+import type { Statement } from "./instrument";
+import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
+import { median, percentile, summarize } from "./stats";
+import { shapeOf, signature } from "./workloads";
+
+const stmt = (sql: string, rows: number): Statement => ({
+  sql,
+  kind: /^\s*SELECT|RETURNING/i.test(sql) ? "query" : "execute",
+  rows,
+  inTransaction: true,
+  at: 0,
+  ms: 0.1,
+  args: [],
+  argTypes: [],
+});
+
+describe("bench statistics", () => {
+  it("uses nearest-rank percentiles, so a reported percentile is an observed value", () => {
+    const xs = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(xs, 50)).toBe(50);
+    expect(percentile(xs, 90)).toBe(90);
+    expect(percentile(xs, 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([], 50)).toBeNaN();
+  });
+
+  it("takes the middle of an odd count and the mean of the middle two of an even count", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(summarize([5, 1, 3])).toMatchObject({ n: 3, min: 1, median: 3, max: 5, mean: 3 });
+  });
+});
+
+describe("bench options", () => {
+  it("defaults to a full run on SQLite and rejects unknown flags", () => {
+    expect(parseOptions([])).toEqual({ quick: false, db: "sqlite", keep: false, help: false });
+    expect(parseOptions(["--quick", "--db", "postgres"])).toMatchObject({ quick: true, db: "postgres" });
+    expect(() => parseOptions(["--fast"])).toThrow();
+  });
+});
+
+describe("bench seed data", () => {
+  it("makes cuid-shaped ids and ~200-character texts", () => {
+    expect(benchId("s", 42)).toMatch(/^c[a-z0-9]{24}$/);
+    expect(messageId(10_000, 100_000)).toMatch(/^cm\d{23}$/);
+    expect(messageId(1, 2)).not.toBe(messageId(2, 1));
+    for (const text of TEXT_POOL) expect(text.length).toBeGreaterThanOrEqual(185);
+    expect(messageText(3, 99_999).length).toBeLessThanOrEqual(210);
+  });
+});
+
+describe("statement shapes", () => {
+  it("reads verb, table and rows from both dialects' SQL", () => {
+    const turn = shapeOf([
+      stmt("BEGIN", 0),
+      stmt('UPDATE "public"."ChatSession" SET "leaseId" = $1 WHERE "id" = $2 RETURNING "lastSeq"', 1),
+      stmt("SELECT `main`.`MemorySnapshot`.`items` FROM `main`.`MemorySnapshot` WHERE `sessionId` = ?", 1),
+      stmt("INSERT INTO `main`.`ChatMessage` (`id`) VALUES (?) RETURNING `id`", 1),
+      stmt("COMMIT", 0),
+    ]);
+    expect(turn.shape.map((s) => `${s.verb} ${s.table}`)).toEqual([
+      "BEGIN ",
+      "UPDATE ChatSession",
+      "SELECT MemorySnapshot",
+      "INSERT ChatMessage",
+      "COMMIT ",
+    ]);
+    expect(turn).toMatchObject({ statements: 5, rowsRead: 1, rowsWritten: 2, transactions: 1 });
+    expect(signature(turn)).toContain("SELECT MemorySnapshot 1");
+  });
+});

@@ -1,0 +1,110 @@
+import { parseArgs } from "node:util";
+
+// What `npm run bench` runs: the full sizes of issue 5, or a reduced `--quick` run for CI.
+
+export interface Sizes {
+  /** W1: history lengths H, turns measured at each, warm-up turns per session (the first one rebuilds memory). */
+  histories: number[];
+  w1Turns: number;
+  w1WarmupTurns: number;
+  /** PostgreSQL only: turns per H around which the server's table statistics are read (0: skip, ~11 s per H). */
+  pgStatsTurns: number;
+  /** Turns on a throwaway session before anything is measured (JIT, caches, first-query compile). */
+  serverWarmupTurns: number;
+  /** In-process turns on a throwaway session before counting (JIT, first-query compile). */
+  countWarmupTurns: number;
+  /** In-process turns per H whose statements are counted (after the first, memory-rebuilding, one). */
+  countTurns: number;
+  w2Users: number;
+  w2Turns: number;
+  w2History: number;
+  w3Turns: number;
+  w3FirstTokenDelayMs: number;
+  w3History: number;
+  w4Sessions: number;
+  w4MessagesPerSession: number;
+  w4Users: number;
+  /** Repetitions of each W4 request (the median is reported). */
+  w4Repeats: number;
+  w4PageSize: number;
+  w5Messages: number;
+}
+
+export const FULL: Sizes = {
+  histories: [10, 1_000, 10_000, 100_000],
+  w1Turns: 50,
+  w1WarmupTurns: 3,
+  pgStatsTurns: 10,
+  serverWarmupTurns: 200,
+  countWarmupTurns: 100,
+  countTurns: 20,
+  w2Users: 20,
+  w2Turns: 25,
+  w2History: 100,
+  w3Turns: 30,
+  w3FirstTokenDelayMs: 200,
+  w3History: 100,
+  w4Sessions: 10_000,
+  w4MessagesPerSession: 100,
+  w4Users: 500,
+  w4Repeats: 21,
+  w4PageSize: 50,
+  w5Messages: 100_000,
+};
+
+export const QUICK: Sizes = {
+  histories: [10, 1_000],
+  w1Turns: 15,
+  w1WarmupTurns: 2,
+  pgStatsTurns: 0,
+  serverWarmupTurns: 50,
+  countWarmupTurns: 10,
+  countTurns: 3,
+  w2Users: 5,
+  w2Turns: 5,
+  w2History: 100,
+  w3Turns: 5,
+  w3FirstTokenDelayMs: 200,
+  w3History: 100,
+  w4Sessions: 200,
+  w4MessagesPerSession: 100,
+  w4Users: 20,
+  w4Repeats: 5,
+  w4PageSize: 50,
+  w5Messages: 5_000,
+};
+
+export interface Options {
+  quick: boolean;
+  /** "sqlite" (a file under the OS temp dir), "postgres" (a database created on 127.0.0.1:5432), or a URL. */
+  db: string;
+  keep: boolean;
+  help: boolean;
+}
+
+export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<url>] [--keep]]
+
+  --quick        reduced sizes (H = 10 and 1 000, few turns, W4 with 20 000 messages, W5 with 5 000); CI runs it
+  --db sqlite    (default) a new SQLite file under the OS temp directory
+  --db postgres  a new database on TEST_POSTGRES_URL's server (default postgresql://postgres@127.0.0.1:5432)
+  --db <url>     a database that must not exist yet (file:… or postgresql://…); created, then dropped
+  --keep         keep the database afterwards (its URL is printed)
+
+Needs an existing production build (npm run build). Prints a table and writes bench-results/<time>-<db>.json.
+Exits non-zero on errors and broken invariants (rows left after a delete, per-turn statements that change
+with the history length, a full scan of ChatMessage), never on a missed timing target.`;
+
+export function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      db: { type: "string", default: "sqlite" },
+      keep: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  return { quick: values.quick, db: values.db, keep: values.keep, help: values.help };
+}

@@ -1,0 +1,83 @@
+import type { Sizes } from "./config";
+import { benchId, type SeedPlan, type SeedSession, type SeedUser } from "./seed";
+
+// Who and what the benchmark seeds. Each workload has its own sessions, so no measurement disturbs another.
+
+export interface BenchPlan {
+  seed: SeedPlan;
+  password: string;
+  owner: SeedUser;
+  admin: SeedUser;
+  w2Users: SeedUser[];
+  sessions: {
+    /** Server warm-up (and in-process warm-up) turns; never measured. */
+    warmup: SeedSession;
+    /** In-process counting, one per H: each starts without a memory snapshot. */
+    count: SeedSession[];
+    w1: SeedSession[];
+    w2: SeedSession[];
+    w3: SeedSession;
+    w4: SeedSession[];
+    w5: SeedSession;
+  };
+}
+
+const DOMAIN = "bench.recall.test";
+
+export function buildPlan(sizes: Sizes, passwordHash: string, password: string): BenchPlan {
+  let userN = 0;
+  let sessionN = 0;
+  const users: SeedUser[] = [];
+  const sessions: SeedSession[] = [];
+  const user = (email: string, name: string, role: SeedUser["role"] = "USER") => {
+    const u = { id: benchId("u", ++userN), email, name, role };
+    users.push(u);
+    return u;
+  };
+  const session = (owner: SeedUser, title: string, messages: number) => {
+    const n = ++sessionN;
+    const s = { id: benchId("s", n), n, userId: owner.id, title, messages };
+    sessions.push(s);
+    return s;
+  };
+
+  const owner = user(`owner@${DOMAIN}`, "Bench Owner");
+  const admin = user(`admin@${DOMAIN}`, "Bench Admin", "ADMIN");
+  const warmup = session(owner, "Warm-up", 10);
+  const count = sizes.histories.map((h) => session(owner, `Counted turns, H=${h}`, h));
+  const w1 = sizes.histories.map((h) => session(owner, `W1, H=${h}`, h));
+  const w2Users = Array.from({ length: sizes.w2Users }, (_, i) =>
+    user(`w2-user-${String(i + 1).padStart(2, "0")}@${DOMAIN}`, `W2 user ${i + 1}`),
+  );
+  const w2 = w2Users.map((u, i) => session(u, `W2 chat ${i + 1}`, sizes.w2History));
+  const w3 = session(owner, "W3 streaming", sizes.w3History);
+  const w5 = session(owner, "W5 to be deleted", sizes.w5Messages);
+  const w4Owners = Array.from({ length: sizes.w4Users }, (_, i) =>
+    user(`w4-user-${String(i + 1).padStart(4, "0")}@${DOMAIN}`, `W4 user ${i + 1}`),
+  );
+  const topics = ["Trip planning", "Budget review", "Garden notes", "Recipe ideas", "Release checklist"];
+  const w4 = Array.from({ length: sizes.w4Sessions }, (_, i) =>
+    session(
+      w4Owners[i % w4Owners.length] as SeedUser,
+      `${topics[i % topics.length]} ${i + 1}`,
+      sizes.w4MessagesPerSession,
+    ),
+  );
+
+  return {
+    seed: { passwordHash, users, sessions },
+    password,
+    owner,
+    admin,
+    w2Users,
+    sessions: { warmup, count, w1, w2, w3, w4, w5 },
+  };
+}
+
+/** A user message of about 200 characters that asks nothing the offline model treats specially. */
+export function turnContent(label: string, i: number): string {
+  return (
+    `${label} turn ${i}: please write a short note about the weather, the garden and the coffee this morning, ` +
+    "keeping it friendly and brief so that the answer fits on one line of the screen for everyone."
+  );
+}
