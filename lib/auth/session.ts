@@ -1,8 +1,28 @@
 import "server-only";
-import { getServerSession } from "next-auth";
+import { cookies } from "next/headers";
+import { decode } from "next-auth/jwt";
 import { getUserById, type SafeUser } from "@/lib/db/users";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { authOptions } from "./options";
+
+// next-auth's cookie names: the __Secure- prefix is used when NEXTAUTH_URL is https.
+const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+/**
+ * The user id in the session cookie, or null. Decoding the JWT is all a request needs; getServerSession would
+ * run next-auth's whole session endpoint and re-encrypt a token that a server component cannot even send back.
+ */
+async function sessionUserId(): Promise<string | null> {
+  const jar = await cookies();
+  const raw = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
+  if (!raw) return null;
+  try {
+    const token = await decode({ token: raw, secret: env.AUTH_SECRET });
+    return typeof token?.uid === "string" ? token.uid : null;
+  } catch {
+    return null; // a token from another secret, or tampered with
+  }
+}
 
 export type CurrentUser = Pick<SafeUser, "id" | "email" | "name" | "role">;
 
@@ -11,8 +31,7 @@ export type CurrentUser = Pick<SafeUser, "id" | "email" | "name" | "role">;
  * loses access at once rather than when its JWT expires.
  */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
-  const session = await getServerSession(authOptions);
-  const id = session?.user?.id;
+  const id = await sessionUserId();
   if (!id) return null;
   const user = await getUserById({ id });
   if (!user || user.disabledAt) return null;

@@ -70,13 +70,34 @@ export async function startTurn({
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
-      const send = (event: TurnEvent) => {
+      const write = (event: TurnEvent) => {
         if (!open) return;
         try {
           controller.enqueue(encodeEvent(event));
         } catch {
           open = false;
         }
+      };
+      // Deltas that arrive within one turn of the event loop leave as one frame: a fast model would otherwise
+      // cost a network write per word. Nothing waits longer than that, so tokens still stream as they arrive.
+      let pending = "";
+      let flushScheduled = false;
+      const flush = () => {
+        flushScheduled = false;
+        if (pending) write({ type: "delta", text: pending });
+        pending = "";
+      };
+      const send = (event: TurnEvent) => {
+        if (event.type === "delta") {
+          pending += event.text;
+          if (!flushScheduled) {
+            flushScheduled = true;
+            setImmediate(flush);
+          }
+          return;
+        }
+        flush();
+        write(event);
       };
       send({
         type: "meta",
