@@ -1,28 +1,7 @@
 import "server-only";
-import { cookies } from "next/headers";
-import { decode } from "next-auth/jwt";
 import { getUserById, type SafeUser } from "@/lib/db/users";
-import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-
-// next-auth's cookie names: the __Secure- prefix is used when NEXTAUTH_URL is https.
-const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
-
-/**
- * The user id in the session cookie, or null. Decoding the JWT is all a request needs; getServerSession would
- * run next-auth's whole session endpoint and re-encrypt a token that a server component cannot even send back.
- */
-async function sessionUserId(): Promise<string | null> {
-  const jar = await cookies();
-  const raw = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
-  if (!raw) return null;
-  try {
-    const token = await decode({ token: raw, secret: env.AUTH_SECRET });
-    return typeof token?.uid === "string" ? token.uid : null;
-  } catch {
-    return null; // a token from another secret, or tampered with
-  }
-}
+import { sessionUserId } from "./session-token";
 
 export type CurrentUser = Pick<SafeUser, "id" | "email" | "name" | "role">;
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { getServerSession } from "next-auth";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { sessionUserId } from "@/lib/auth/session-token";
 import { buildContext } from "@/lib/context";
 import { env } from "@/lib/env";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
@@ -24,7 +24,7 @@ import { beginTurn, commitTurn } from "./turns";
 // Runs on SQLite and on PostgreSQL (one fresh database per project run, shared by the files of that run, which
 // run one after another). Every test makes its own rows.
 
-vi.mock("next-auth", () => ({ getServerSession: vi.fn() }));
+vi.mock("@/lib/auth/session-token", () => ({ sessionUserId: vi.fn() }));
 
 const kind = databaseKind(env.DATABASE_URL);
 const policy = messageWindow(4);
@@ -581,8 +581,7 @@ describe(`admin: overview (${kind})`, () => {
 });
 
 describe(`admin API authorization (${kind})`, () => {
-  const signedIn = (id: string | null) =>
-    vi.mocked(getServerSession).mockResolvedValue(id ? { user: { id }, expires: "" } : null);
+  const signedIn = (id: string | null) => vi.mocked(sessionUserId).mockResolvedValue(id ?? null);
   const ctx = <P>(params: P) => ({ params: Promise.resolve(params) });
 
   it("answers 401 to anonymous callers, 403 to a USER, and changes nothing", async () => {
