@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { loadEnvConfig } from "@next/env";
-import { hashPassword } from "@/lib/auth/password";
+import { ensureAdmin } from "./lib/ensure-admin";
 import { migrateDatabase, redactUrl } from "./lib/migrate";
 
 // npm run setup: validates the configuration, applies migrations (creating the database when missing) and
@@ -19,30 +18,16 @@ async function main() {
 
   const db = createPrismaClient(env.DATABASE_URL);
   try {
-    const admin = await db.user.findFirst({ where: { role: "ADMIN" }, select: { email: true } });
-    if (admin && !env.ADMIN_EMAIL) {
-      console.log(
-        `Administrator: ${admin.email} (already set up; its password was printed when it was created).`,
-      );
-      return;
-    }
-    const email = (env.ADMIN_EMAIL ?? "admin@recall.local").toLowerCase();
-    const existing = await db.user.findUnique({ where: { email }, select: { id: true, role: true } });
-    if (existing) {
-      if (existing.role !== "ADMIN") await db.user.update({ where: { email }, data: { role: "ADMIN" } });
-      console.log(
-        `Administrator: ${email} (existing account${existing.role !== "ADMIN" ? ", promoted" : ""}).`,
-      );
-      return;
-    }
-    const generated = !env.ADMIN_PASSWORD;
-    const password = env.ADMIN_PASSWORD ?? randomBytes(12).toString("base64url");
-    await db.user.create({
-      data: { email, name: env.ADMIN_NAME, role: "ADMIN", passwordHash: await hashPassword(password) },
-    });
-    console.log(`Administrator created: ${email}`);
-    if (generated) {
-      console.log(`  password: ${password}`);
+    const result = await ensureAdmin(db, env);
+    const how = {
+      kept: "already set up; its password was printed when it was created",
+      existing: "existing account",
+      promoted: "existing account, promoted",
+      created: "created",
+    }[result.action];
+    console.log(`Administrator: ${result.email} (${how}).`);
+    if (result.action === "created" && result.generatedPassword) {
+      console.log(`  password: ${result.generatedPassword}`);
       console.log("  (shown once; set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own)");
     }
   } finally {
