@@ -93,6 +93,51 @@ test.describe("chat with memory", () => {
     expect(entries.find((e) => e.source === "history" && e.seq === 1)?.preview).toBe(REMEMBER);
   });
 
+  test("a new conversation has its address before the first answer: a reload mid-answer restores it", async ({
+    page,
+    chat,
+    user,
+  }) => {
+    await chat.goto();
+    // Hold the first answer in the browser; the server still runs and stores the turn.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let stored = () => {};
+    const answered = new Promise<void>((resolve) => {
+      stored = resolve;
+    });
+    await page.route("**/api/sessions/*/messages", async (route) => {
+      const response = await route.fetch();
+      stored();
+      await held;
+      await route.fulfill({ response }).catch(() => {});
+    });
+    await chat.input.fill(REMEMBER);
+    await chat.input.press("Enter");
+    await expect(page).toHaveURL(/\/c\/[^/]+$/);
+    await expect(chat.items.last()).toHaveAttribute("data-status", "streaming");
+    const sessionId = chat.sessionId();
+
+    // Reload while the browser is still waiting for the answer, once the server has finished it.
+    await answered;
+    await page.reload();
+    release();
+    expect(chat.sessionId()).toBe(sessionId);
+    await expect(chat.items).toHaveCount(2);
+    expect(await chat.messages()).toMatchObject([
+      { role: "user", text: REMEMBER },
+      { role: "assistant", text: "noted", status: "complete" },
+    ]);
+    await expect(page.getByTestId("current-user")).toHaveText(user.name);
+
+    // "New chat" starts empty although this view took its address without a navigation.
+    await chat.newChat.click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(chat.emptyState).toBeVisible();
+  });
+
   test("(3) a new session in the same account does not recall it", async ({ page, chat, user }) => {
     const firstId = await rememberAndRecall(chat, user);
 

@@ -132,7 +132,7 @@ export class ChatPage {
     const answer = this.assistantItems.nth(before);
     await expect(answer).toBeVisible();
     await expect(answer).not.toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
-    // A new chat moves to /c/:id once its first turn is over; wait for that view before going on.
+    // A new chat takes the address /c/:id as soon as its session exists.
     if (isNew) await expect(this.page).toHaveURL(/\/c\/[^/]+$/);
     // The composer comes back once the turn is over; a send before that would be ignored.
     await expect(this.input).toBeEnabled();

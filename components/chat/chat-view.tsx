@@ -1,6 +1,6 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { readTurnEvents } from "@/lib/chat/sse";
@@ -31,9 +31,6 @@ export function ChatView({
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState("");
   const abortRef = useRef<AbortController | null>(null);
-  const router = useRouter();
-  // Whether the URL names this conversation yet (a new chat starts at `/`).
-  const routedRef = useRef(initialSessionId !== null);
   const bottomRef = useRef<HTMLDivElement>(null);
 
   const lastText = messages.at(-1)?.text;
@@ -44,20 +41,31 @@ export function ChatView({
 
   useEffect(() => () => abortRef.current?.abort(), []);
 
+  // A new chat takes its conversation's address with history.replaceState (no navigation, so its stream is never
+  // cut). Next.js then still renders this page, so "New chat" — back to `/` from that address — must clear it.
+  const pathname = usePathname();
+  const previousPath = useRef(pathname);
+  useEffect(() => {
+    const was = previousPath.current;
+    previousPath.current = pathname;
+    if (initialSessionId === null && pathname === "/" && was !== "/") {
+      abortRef.current?.abort();
+      setSessionId(null);
+      setMessages([]);
+      setHasMore(false);
+      setError(null);
+      setDraft("");
+    }
+  }, [pathname, initialSessionId]);
+
   const patch = useCallback((id: string, change: Partial<ChatMessageView>) => {
     setMessages((prev) => prev.map((m) => (m.id === id ? { ...m, ...change } : m)));
   }, []);
 
   /**
    * Streams one turn into the assistant message `assistantId`; ids are swapped for the server's on `meta`.
-   * Resolves to false when the server refused the turn before storing anything.
    */
-  async function runTurn(
-    id: string,
-    body: object,
-    assistantId: string,
-    userTempId?: string,
-  ): Promise<boolean> {
+  async function runTurn(id: string, body: object, assistantId: string, userTempId?: string): Promise<void> {
     const controller = new AbortController();
     abortRef.current = controller;
     setStreaming(true);
@@ -81,7 +89,7 @@ export function ChatView({
           patch(assistantId, { status: "failed", error: message });
         }
         setError(message);
-        return false;
+        return;
       }
       for await (const event of readTurnEvents(res.body)) {
         if (event.type === "meta") {
@@ -124,7 +132,6 @@ export function ChatView({
       setStreaming(false);
       announceSessionsChanged();
     }
-    return true;
   }
 
   async function send(content: string) {
@@ -145,6 +152,8 @@ export function ChatView({
       }
       id = ((await res.json()) as { session: { id: string } }).session.id;
       setSessionId(id);
+      // The address names the conversation at once, so a reload even during the first answer restores it.
+      window.history.replaceState(null, "", `/c/${id}`);
       announceSessionsChanged();
     }
     const now = new Date().toISOString();
@@ -156,14 +165,7 @@ export function ChatView({
       { id: userId, seq: nextSeq, role: "user", text, status: "complete", createdAt: now },
       { id: assistantId, seq: nextSeq + 1, role: "assistant", text: "", status: "streaming", createdAt: now },
     ]);
-    const stored = await runTurn(id, { content: text }, assistantId, userId);
-    if (stored && !routedRef.current) {
-      // Now the URL names the conversation, so a reload restores it. A real navigation, not
-      // history.replaceState: Next would keep rendering this `/` page, and "New chat" (a link to `/`) would
-      // then keep showing this conversation. Done after the turn so the stream is never cut by a re-render.
-      routedRef.current = true;
-      router.replace(`/c/${id}`, { scroll: false });
-    }
+    await runTurn(id, { content: text }, assistantId, userId);
   }
 
   async function retry(messageId: string) {
