@@ -192,6 +192,21 @@ export function ChatView({
   }
 
   const last = messages.at(-1);
+
+  // Opened while an answer was being written elsewhere (a reload mid-stream, another tab): this view is not
+  // attached to that stream, so follow the stored answer until it is finished.
+  const orphanedStream = !streaming && last?.status === "streaming" && !last.id.startsWith("temp-");
+  useEffect(() => {
+    if (!orphanedStream || !sessionId) return;
+    const timer = setInterval(async () => {
+      const res = await fetch(`/api/sessions/${sessionId}?limit=20`).catch(() => null);
+      if (!res?.ok) return;
+      const data = (await res.json()) as { messages: ChatMessageView[] };
+      const bySeq = new Map(data.messages.map((m) => [m.seq, m]));
+      setMessages((prev) => prev.map((m) => bySeq.get(m.seq) ?? m));
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [orphanedStream, sessionId]);
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col">
       <header className="flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2 text-sm">
