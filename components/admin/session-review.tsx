@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { apiError } from "@/components/chat/types";
+import { apiError, fetchOlderMessages } from "@/components/chat/types";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
@@ -34,9 +34,9 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
     setLoadingOlder(true);
     setError(null);
     try {
-      const res = await fetch(`/api/admin/sessions/${session.id}?before=${firstSeq}&limit=${PAGE}`);
-      if (!res.ok) throw new Error(await apiError(res));
-      const data = (await res.json()) as { messages: AdminMessageView[]; hasMore: boolean };
+      const data = await fetchOlderMessages<AdminMessageView>(
+        `/api/admin/sessions/${session.id}?before=${firstSeq}&limit=${PAGE}`,
+      );
       setMessages((prev) => [...data.messages, ...prev]);
       setHasMore(data.hasMore);
     } catch (e) {

@@ -7,7 +7,13 @@ import { readTurnEvents } from "@/lib/chat/sse";
 import { titleFrom } from "@/lib/chat/title";
 import { Composer } from "./composer";
 import { MessageBubble } from "./message-bubble";
-import { announceSessionsChanged, apiError, type ChatMessageView, type ModelInfo } from "./types";
+import {
+  announceSessionsChanged,
+  apiError,
+  type ChatMessageView,
+  fetchOlderMessages,
+  type ModelInfo,
+} from "./types";
 
 let tempIds = 0;
 const tempId = () => `temp-${++tempIds}`;
@@ -179,9 +185,9 @@ export function ChatView({
     if (!sessionId || !first) return;
     setLoadingOlder(true);
     try {
-      const res = await fetch(`/api/sessions/${sessionId}?before=${first.seq}`);
-      if (!res.ok) throw new Error(await apiError(res));
-      const data = (await res.json()) as { messages: ChatMessageView[]; hasMore: boolean };
+      const data = await fetchOlderMessages<ChatMessageView>(
+        `/api/sessions/${sessionId}?before=${first.seq}`,
+      );
       setMessages((prev) => [...data.messages, ...prev]);
       setHasMore(data.hasMore);
     } catch (e) {

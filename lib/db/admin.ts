@@ -5,7 +5,7 @@ import { type MemoryItem, type MemoryPolicy, restore } from "@/lib/memory";
 import { databaseKind, db, type Prisma } from "./client";
 import type { Cursor } from "./cursor";
 import { getMessagesBySessionId, unsafeDeleteSessionById } from "./sessions";
-import { getTurnContextByMessageId, isSnapshotCurrent, rebuildMemory } from "./turns";
+import { getTurnContextByMessageId, isSnapshotCurrent, readParts, rebuildMemory } from "./turns";
 
 // Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
 // admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.
@@ -105,12 +105,6 @@ export async function getSessionForAdminOrThrow({ sessionId }: { sessionId: stri
   };
 }
 
-/** Structured parts of a stored message (see lib/db/turns.ts). */
-interface StoredParts {
-  imageUrls?: string[];
-  toolCalls?: MemoryItem["toolCalls"];
-}
-
 export interface AdminMessage {
   id: string;
   seq: number;
@@ -191,7 +185,7 @@ export async function getSessionReviewForAdmin({
     : await rebuildMemory(db, { sessionId, policy, throughSeq: session.messageCount, tailRows });
 
   const messages: AdminMessage[] = page.messages.map((m) => {
-    const parts = (m.parts ?? {}) as StoredParts;
+    const { toolCalls, imageUrls } = readParts(m.parts);
     return {
       id: m.id,
       seq: m.seq,
@@ -202,8 +196,8 @@ export async function getSessionReviewForAdmin({
       promptTokens: m.promptTokens,
       completionTokens: m.completionTokens,
       toolCallId: m.toolCallId,
-      toolCalls: Array.isArray(parts.toolCalls) ? parts.toolCalls : [],
-      imageUrls: Array.isArray(parts.imageUrls) ? parts.imageUrls : [],
+      toolCalls,
+      imageUrls,
       createdAt: m.createdAt,
     };
   });

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { type MemoryItem, type MemoryPolicy, restore, snapshot } from "@/lib/memory";
+import { fold, type MemoryItem, type MemoryPolicy, restore, type ToolCall } from "@/lib/memory";
 import { type Db, db, type Prisma, type Tx } from "./client";
 import { isForeignKeyViolation, isRecordNotFound } from "./errors";
 
@@ -13,17 +13,23 @@ type MessageRow = {
   toolCallId: string | null;
 };
 
-/** Structured parts of a stored message (images, tool calls) kept in ChatMessage.parts. */
-interface StoredParts {
-  imageUrls?: string[];
-  toolCalls?: MemoryItem["toolCalls"];
+/** The structured parts of a stored message (ChatMessage.parts): image URLs and tool calls, empty when absent. */
+export function readParts(value: unknown): { imageUrls: string[]; toolCalls: ToolCall[] } {
+  const parts = (typeof value === "object" && value !== null ? value : {}) as {
+    imageUrls?: unknown;
+    toolCalls?: unknown;
+  };
+  return {
+    imageUrls: Array.isArray(parts.imageUrls) ? (parts.imageUrls as string[]) : [],
+    toolCalls: Array.isArray(parts.toolCalls) ? (parts.toolCalls as ToolCall[]) : [],
+  };
 }
 
 export function messageToItem(row: MessageRow): MemoryItem {
   const item: MemoryItem = { role: row.role, text: row.text, seq: row.seq };
-  const parts = (row.parts ?? {}) as StoredParts;
-  if (parts.imageUrls?.length) item.imageUrls = parts.imageUrls;
-  if (parts.toolCalls?.length) item.toolCalls = parts.toolCalls;
+  const parts = readParts(row.parts);
+  if (parts.imageUrls.length) item.imageUrls = parts.imageUrls;
+  if (parts.toolCalls.length) item.toolCalls = parts.toolCalls;
   if (row.toolCallId) item.toolCallId = row.toolCallId;
   return item;
 }
@@ -271,7 +277,8 @@ export async function commitTurn({
     outcome.status === "complete"
       ? [question, { role: "assistant", text: outcome.text, seq: turn.assistant.seq }]
       : [question];
-  const items = snapshot(policy.apply([...turn.memory.filter((i) => i.seq !== turn.user.seq), ...added]));
+  // The policy's output is already a plain copy, ready to store.
+  const items = fold({ items: turn.memory.filter((i) => i.seq !== turn.user.seq), policy, add: added });
   try {
     await db.$transaction(async (tx) => {
       await tx.chatMessage.update({
