@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import { getUserById, type SafeUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { sessionUserId } from "./session-token";
@@ -7,15 +8,16 @@ export type CurrentUser = Pick<SafeUser, "id" | "email" | "name" | "role">;
 
 /**
  * The signed-in, enabled user, read from the database on every call so that a disabled or demoted account
- * loses access at once rather than when its JWT expires.
+ * loses access at once rather than when its JWT expires. Once per request: a layout and its page both ask, and
+ * React's cache lets them share the answer (outside a server render it is a plain call).
  */
-export async function getCurrentUser(): Promise<CurrentUser | null> {
+export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
   const id = await sessionUserId();
   if (!id) return null;
   const user = await getUserById({ id });
   if (!user || user.disabledAt) return null;
   return { id: user.id, email: user.email, name: user.name, role: user.role };
-}
+});
 
 export async function requireUser(): Promise<CurrentUser> {
   const user = await getCurrentUser();
