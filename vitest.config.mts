@@ -2,8 +2,11 @@ import net from "node:net";
 import path from "node:path";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
+// Keep in step with DEFAULT_TEST_POSTGRES_URL in lib/db/test-global-setup.ts (which creates the test databases).
+const DEFAULT_TEST_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
+
 /** Whether something accepts TCP connections there (PostgreSQL for the integration-postgres project). */
-function answers(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+function answers(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
     const done = (ok: boolean) => {
@@ -16,13 +19,33 @@ function answers(host: string, port: number, timeoutMs = 500): Promise<boolean> 
   });
 }
 
+/** The `--project` filters of this vitest command line (none: every project runs). */
+function projectFilters(argv: string[]): string[] {
+  const filters: string[] = [];
+  argv.forEach((arg, i) => {
+    if (arg === "--project" && argv[i + 1]) filters.push(argv[i + 1] as string);
+    else if (arg.startsWith("--project=")) filters.push(arg.slice("--project=".length));
+  });
+  return filters;
+}
+
+function selects(filters: string[], name: string): boolean {
+  if (filters.length === 0) return true;
+  return filters.some((f) =>
+    new RegExp(`^${f.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(name),
+  );
+}
+
+const setupFiles = ["test/setup.ts"];
+
 const unit: TestProjectInlineConfiguration = {
   extends: true,
   test: {
     name: "unit",
-    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["**/*.int.test.ts", "node_modules/**"],
     environment: "node",
+    setupFiles,
   },
 };
 
@@ -36,7 +59,7 @@ const integration = (name: string): TestProjectInlineConfiguration => ({
     // One fresh database per project run (created, migrated and removed by the global setup); files run one
     // after another against it.
     globalSetup: ["lib/db/test-global-setup.ts"],
-    setupFiles: ["lib/db/test-setup.ts"],
+    setupFiles: [...setupFiles, "lib/db/test-setup.ts"],
     fileParallelism: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
@@ -44,7 +67,24 @@ const integration = (name: string): TestProjectInlineConfiguration => ({
 });
 
 export default defineConfig(async () => {
-  const postgres = Boolean(process.env.TEST_POSTGRES_URL) || (await answers("127.0.0.1", 5432));
+  const server = new URL(process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL);
+  const postgres = await answers(server.hostname, Number(server.port || 5432));
+  if (!postgres && selects(projectFilters(process.argv), "integration-postgres")) {
+    const where = `${server.hostname}:${server.port || 5432}`;
+    if (process.env.CI) {
+      throw new Error(
+        `PostgreSQL does not answer on ${where}: CI runs the integration tests on PostgreSQL too. Start it (see .ci/run) or set TEST_POSTGRES_URL.`,
+      );
+    }
+    const line = "!".repeat(100);
+    // The config is evaluated again for each project that extends it; say it once.
+    const said = globalThis as { recallPostgresWarned?: boolean };
+    if (!said.recallPostgresWarned)
+      console.warn(
+        `\n${line}\n!! PostgreSQL does not answer on ${where}: the integration-postgres project is SKIPPED.\n!! Only SQLite is tested. Start PostgreSQL or set TEST_POSTGRES_URL; under CI this is a failure.\n${line}\n`,
+      );
+    said.recallPostgresWarned = true;
+  }
   return {
     resolve: {
       alias: {

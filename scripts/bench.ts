@@ -113,12 +113,13 @@ function gitCommit(): string | null {
 const log = (message: string) => console.log(`bench: ${message}`);
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--flood")) return (await import("./bench/flood")).runFlood(argv).then(() => 0); // issue 9
   const options = parseOptions(argv);
   if (options.help) {
     console.log(USAGE);
     return 0;
   }
-  assertBuilt();
+  const build = assertBuilt(log);
   const sizes: Sizes = options.quick ? QUICK : FULL;
   const startedAt = new Date();
   const { url, cleanup } = await databaseFor(options);
@@ -137,6 +138,7 @@ async function main(argv: string[]): Promise<number> {
       loadAverageAtStart: os.loadavg().map((l) => round(l)),
       commit: gitCommit(),
       buildId: readFileSync(BUILD_ID, "utf8").trim(),
+      build,
       sizes,
     },
     setup: { migrateMs: 0, seed: { users: 0, sessions: 0, messages: 0, ms: 0 } },

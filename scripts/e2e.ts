@@ -1,19 +1,33 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ADMIN } from "../e2e/config";
+import { buildApp } from "./build";
+import { withDatabase } from "./lib/database-url";
+import { DEFAULT_POSTGRES_ADMIN_URL, dropDatabase } from "./lib/migrate";
 
-// npm run test:e2e [-- <playwright args>]: a fresh SQLite database for this run, `npm run setup` against it with
-// known admin credentials, `next build` (skipped with E2E_SKIP_BUILD=1), then `playwright test`, whose web servers
-// start `next start` on that database. The exit code is Playwright's; the database is removed afterwards.
-// This is a runner outside the app, so it reads process.env directly.
+// npm run test:e2e [-- <playwright args>]: for each database of the run, a fresh database, `npm run setup`
+// against it with known admin credentials, then `playwright test`, whose web servers start `next start` on it.
+// `next build` runs once, before the first (skipped with E2E_SKIP_BUILD=1). The databases are removed afterwards.
+//
+//   --db sqlite     the whole suite on SQLite
+//   --db postgres   on PostgreSQL (E2E_POSTGRES_URL or TEST_POSTGRES_URL names the server; default 127.0.0.1:5432)
+//   --db both       (the default) the whole suite on SQLite, then the tests tagged @pg on PostgreSQL
+//
+// E2E_DB=sqlite|postgres|both does the same as --db. When PostgreSQL does not answer, `both` says so loudly and
+// runs SQLite only; under CI (CI set) that is a failure. This is a runner outside the app: it reads process.env.
 
 const root = path.resolve(__dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
+type Db = "sqlite" | "postgres";
+const PG_TAG = "@pg";
+
 let current: ChildProcess | null = null;
+const cleanups = new Set<() => Promise<void>>();
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,61 +45,141 @@ function seconds(since: number) {
   return `${((Date.now() - since) / 1000).toFixed(1)} s`;
 }
 
-async function main(): Promise<number> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "recall-e2e-"));
-  const databaseUrl = `file:${path.join(dir, "e2e.db")}`;
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      current?.kill(signal);
-      cleanup();
-      process.exit(130);
-    });
+/** `--db x` / `--db=x` taken out of the arguments; the rest goes to Playwright. */
+export function parseArgs(argv: string[], fallback = "both"): { dbs: Db[]; rest: string[] } {
+  const rest: string[] = [];
+  let choice = fallback;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--db") choice = argv[++i] ?? "";
+    else if (arg.startsWith("--db=")) choice = arg.slice("--db=".length);
+    else rest.push(arg);
   }
+  const dbs: Record<string, Db[]> = {
+    sqlite: ["sqlite"],
+    postgres: ["postgres"],
+    postgresql: ["postgres"],
+    both: ["sqlite", "postgres"],
+  };
+  const chosen = dbs[choice.toLowerCase()];
+  if (!chosen) throw new Error(`--db must be sqlite, postgres or both (got "${choice}")`);
+  return { dbs: chosen, rest };
+}
 
+function answers(url: string, timeoutMs = 1000): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 5432) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
+}
+
+/** A fresh, empty database for one run (`npm run setup` creates and migrates it) and how to remove it. */
+function freshDatabase(db: Db, server: string): { url: string; cleanup: () => Promise<void> } {
+  if (db === "postgres") {
+    const url = withDatabase(server, `recall_e2e_${randomBytes(6).toString("hex")}`);
+    return { url, cleanup: () => dropDatabase(url) };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), "recall-e2e-"));
+  return {
+    url: `file:${path.join(dir, "e2e.db")}`,
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   // The tests run against the offline model with the documented defaults, whatever the caller's shell holds.
   for (const name of Object.keys(env)) {
     if (/^(OPENAI_|MEMORY_|OFFLINE_MODEL_|CHAT_)/.test(name)) delete env[name];
   }
-  Object.assign(env, {
-    DATABASE_URL: databaseUrl,
-    E2E_DATABASE_URL: databaseUrl,
-    AUTH_SECRET: process.env.E2E_AUTH_SECRET ?? randomBytes(32).toString("base64url"),
+  const authSecret = process.env.E2E_AUTH_SECRET ?? randomBytes(32).toString("base64url");
+  return {
+    ...env,
+    AUTH_SECRET: authSecret,
+    E2E_AUTH_SECRET: authSecret,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     ADMIN_NAME: ADMIN.name,
-  });
-  env.E2E_AUTH_SECRET = env.AUTH_SECRET;
+  };
+}
 
+async function runOn(db: Db, server: string, playwrightArgs: string[], build: boolean): Promise<number> {
+  const { url, cleanup } = freshDatabase(db, server);
+  cleanups.add(cleanup);
+  const env = { ...baseEnv(), DATABASE_URL: url, E2E_DATABASE_URL: url };
   try {
     let t = Date.now();
     let code = await run(bin("tsx"), ["scripts/setup.ts"], env);
     if (code !== 0) return code;
-    console.log(`e2e: database ready in ${seconds(t)} (${databaseUrl})`);
+    console.log(`e2e[${db}]: database ready in ${seconds(t)}`);
 
-    if (process.env.E2E_SKIP_BUILD === "1") {
-      console.log("e2e: E2E_SKIP_BUILD=1, using the existing .next build");
-    } else {
+    if (build) {
       t = Date.now();
-      code = await run(bin("next"), ["build"], env);
+      code = await buildApp(env);
       if (code !== 0) return code;
       console.log(`e2e: build done in ${seconds(t)}`);
+    } else {
+      console.log(`e2e[${db}]: using the existing .next build`);
     }
 
     t = Date.now();
-    code = await run(bin("playwright"), ["test", ...process.argv.slice(2)], env);
-    console.log(`e2e: playwright finished in ${seconds(t)} with exit code ${code}`);
+    code = await run(bin("playwright"), ["test", ...playwrightArgs], env);
+    console.log(`e2e[${db}]: playwright finished in ${seconds(t)} with exit code ${code}`);
     return code;
   } finally {
-    cleanup();
+    cleanups.delete(cleanup);
+    await cleanup();
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+async function main(): Promise<number> {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      current?.kill(signal);
+      void Promise.allSettled([...cleanups].map((c) => c())).finally(() => process.exit(130));
+    });
+  }
+  const { dbs, rest } = parseArgs(process.argv.slice(2), process.env.E2E_DB || "both");
+  const server = process.env.E2E_POSTGRES_URL || process.env.TEST_POSTGRES_URL || DEFAULT_POSTGRES_ADMIN_URL;
+  let build = process.env.E2E_SKIP_BUILD !== "1";
+  if (!build) console.log("e2e: E2E_SKIP_BUILD=1, using the existing .next build");
+
+  for (const db of dbs) {
+    // With both databases, PostgreSQL runs the tests tagged for it (the SQLite run covers everything).
+    const args =
+      db === "postgres" && dbs.length > 1 ? [...rest, "--grep", PG_TAG, "--pass-with-no-tests"] : rest;
+    if (db === "postgres" && !(await answers(server))) {
+      const where = new URL(server).host;
+      if (process.env.CI || dbs.length === 1) {
+        console.error(`e2e: PostgreSQL does not answer on ${where}; the ${PG_TAG} tests cannot run on it.`);
+        return 1;
+      }
+      const line = "!".repeat(100);
+      console.warn(
+        `\n${line}\n!! e2e: PostgreSQL does not answer on ${where}: the ${PG_TAG} tests were NOT run on PostgreSQL.\n!! Start PostgreSQL or set E2E_POSTGRES_URL; under CI this is a failure.\n${line}\n`,
+      );
+      continue;
+    }
+    const code = await runOn(db, server, args, build);
+    if (code !== 0) return code;
+    build = false;
+  }
+  return 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

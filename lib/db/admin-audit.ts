@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "./client";
-import type { Cursor } from "./cursor";
+import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 
 // The audit log as admins read it. Entries hold ids and counts only (never message content); an entry outlives
 // its actor, whose id is then null.
@@ -15,10 +15,7 @@ export interface AuditEntry {
   actor: { id: string; email: string; name: string } | null;
 }
 
-/**
- * Newest first, keyset-paginated on (createdAt, id) over the AuditLog(createdAt) index. The cursor type is shared
- * with the session lists; its `updatedAt` holds the entry's createdAt.
- */
+/** Newest first, keyset-paginated (lib/db/cursor.ts) on (createdAt, id) over the AuditLog(createdAt) index. */
 export async function listAuditEntries({
   cursor,
   limit,
@@ -27,16 +24,7 @@ export async function listAuditEntries({
   limit: number;
 }): Promise<{ entries: AuditEntry[]; nextCursor: Cursor | null }> {
   const rows = await db.auditLog.findMany({
-    where: cursor
-      ? {
-          AND: [
-            { createdAt: { lte: cursor.updatedAt } },
-            { OR: [{ createdAt: { lt: cursor.updatedAt } }, { id: { lt: cursor.id } }] },
-          ],
-        }
-      : {},
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit + 1,
+    ...keysetArgs({ key: "createdAt", cursor, limit }),
     select: {
       id: true,
       action: true,
@@ -47,10 +35,6 @@ export async function listAuditEntries({
       actor: { select: { id: true, email: true, name: true } },
     },
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    entries: page,
-    nextCursor: rows.length > limit && last ? { updatedAt: last.createdAt, id: last.id } : null,
-  };
+  const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (e) => ({ at: e.createdAt, id: e.id }) });
+  return { entries: page, nextCursor };
 }

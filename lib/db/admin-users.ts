@@ -1,9 +1,11 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import type { Role } from "@/lib/types";
 import { databaseKind, db, type Prisma, type Tx } from "./client";
+import { badCursor, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
-import { type SafeUser, type UserRole, userSelect } from "./users";
+import { type SafeUser, userSelect } from "./users";
 
 // User administration. Every change runs in a SERIALIZABLE transaction that re-checks, after its own write, that
 // an enabled administrator is left: two admins demoting each other at the same moment cannot both succeed (one
@@ -35,8 +37,8 @@ const lastAdmin = () =>
     "Recall needs at least one active administrator. Promote someone else before making this change.",
   );
 
-export function encodeUserCursor(email: string | null): string | null {
-  return email === null ? null : Buffer.from(JSON.stringify([email])).toString("base64url");
+function encodeUserCursor(email: string): string {
+  return Buffer.from(JSON.stringify([email])).toString("base64url");
 }
 
 export function decodeUserCursor(raw: string | null | undefined): string | undefined {
@@ -46,7 +48,7 @@ export function decodeUserCursor(raw: string | null | undefined): string | undef
     if (typeof email !== "string") throw new Error("bad cursor");
     return email;
   } catch {
-    throw new AppError("bad_request", "The cursor is not valid; start again from the first page.");
+    throw badCursor();
   }
 }
 
@@ -75,7 +77,7 @@ export async function listUsersForAdmin({
     take: limit + 1,
     select: userSelect,
   });
-  const page = rows.slice(0, limit);
+  const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (u) => encodeUserCursor(u.email) });
   const counts = page.length
     ? await db.chatSession.groupBy({
         by: ["userId"],
@@ -91,7 +93,7 @@ export async function listUsersForAdmin({
       sessionCount: byUser.get(u.id)?._count._all ?? 0,
       messageCount: byUser.get(u.id)?._sum.lastSeq ?? 0,
     })),
-    nextCursor: rows.length > limit ? encodeUserCursor(page.at(-1)?.email ?? null) : null,
+    nextCursor,
   };
 }
 
@@ -144,7 +146,7 @@ export async function updateUserForAdmin({
 }: {
   actorId: string;
   userId: string;
-  role?: UserRole;
+  role?: Role;
   disabled?: boolean;
 }): Promise<SafeUser> {
   if (disabled === true && userId === actorId) {

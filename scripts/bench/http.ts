@@ -57,7 +57,7 @@ export class Client {
       port: url.port,
       path: `${url.pathname}${url.search}`,
       agent,
-      headers: { ...headers, ...(cookie ? { cookie } : {}) },
+      headers: { origin: url.origin, ...headers, ...(cookie ? { cookie } : {}) }, // origin: the CSRF check
     };
   }
 

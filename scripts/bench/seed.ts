@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import pg from "pg";
+import type { Role } from "@/lib/types";
 import { dialectOf, sqliteFilePath } from "../lib/database-url";
 import { ROOT } from "../lib/paths";
 
@@ -14,7 +15,7 @@ export interface SeedUser {
   id: string;
   email: string;
   name: string;
-  role: "USER" | "ADMIN";
+  role: Role;
 }
 
 export interface SeedSession {
