@@ -8,8 +8,12 @@ import {
   toResponsesInput,
 } from "@/lib/memory";
 import { conversation, deepFreeze, labels } from "@/lib/memory/test-fixtures";
-import { buildContext, PREVIEW_CHARS } from "./build-context";
-import { estimateTokens, IMAGE_TOKENS } from "./estimate-tokens";
+import { buildContext, DEFAULT_ANSWER_RESERVE_TOKENS, PREVIEW_CHARS } from "./build-context";
+import { ContextBudgetError } from "./errors";
+import { DEFAULT_IMAGE_TOKENS, REPLY_PRIMING_TOKENS, tokenizerFor } from "./tokenizer";
+
+const tok = tokenizerFor("test-model");
+const cost = (item: MemoryItem) => tok.countItem(item);
 
 const base = { systemPrompt: "You are Recall.", policyId: "window:20", model: "test-model" };
 const q = (seq: number, text = `u${seq}`): MemoryItem => ({ role: "user", text, seq });
@@ -125,50 +129,52 @@ describe("the current question appears exactly once", () => {
   });
 });
 
-describe("entries and token estimate", () => {
-  it("describes each item", () => {
+describe("entries and token counts", () => {
+  it("describes each item with its real token count", () => {
     const built = buildContext({
       ...base,
       systemPrompt: "Sys",
       memory: [q(1, "hello")],
       question: q(2, "why?"),
     });
+    const sys: MemoryItem = { role: "system", text: "Sys" };
     expect(built.entries).toStrictEqual([
-      { source: "system", role: "system", chars: 3, tokens: estimateTokens("Sys"), preview: "Sys" },
-      {
-        source: "history",
-        role: "user",
-        seq: 1,
-        chars: 5,
-        tokens: estimateTokens("hello"),
-        preview: "hello",
-      },
-      { source: "current", role: "user", seq: 2, chars: 4, tokens: estimateTokens("why?"), preview: "why?" },
+      { source: "system", role: "system", chars: 3, tokens: cost(sys), preview: "Sys" },
+      { source: "history", role: "user", seq: 1, chars: 5, tokens: cost(q(1, "hello")), preview: "hello" },
+      { source: "current", role: "user", seq: 2, chars: 4, tokens: cost(q(2, "why?")), preview: "why?" },
     ]);
-    expect(built.tokenEstimate).toBe(
-      estimateTokens("Sys") + estimateTokens("hello") + estimateTokens("why?"),
-    );
-    expect(built.tokenEstimate).toBe(1 + 4 + (2 + 4) + (1 + 4));
+    // 3 envelope + 1 role + content tokens per message ("Sys" 1, "hello" 1, "why?" 2), 3 to prime the reply.
+    expect(built.entries.map((e) => e.tokens)).toEqual([5, 5, 6]);
+    expect(built.tokens).toBe(5 + 5 + 6 + REPLY_PRIMING_TOKENS);
+    expect(built.tokenEstimate).toBe(built.tokens);
+    expect(built.encoding).toBe("o200k_base");
+    expect(built.budget).toBeNull();
+    expect(built.dropped).toEqual([]);
   });
 
-  it("sums entry tokens into tokenEstimate", () => {
+  it("total = entry tokens + reply priming", () => {
     const built = buildContext({ ...base, memory: conversation("Σ u1 c2:x t3:x a4"), question: q(5) });
-    expect(built.tokenEstimate).toBe(built.entries.reduce((sum, e) => sum + e.tokens, 0));
+    expect(built.tokens).toBe(built.entries.reduce((sum, e) => sum + e.tokens, 0) + built.replyPriming);
     expect(built.entries).toHaveLength(built.items.length);
   });
 
+  it("counts with the model's encoding", () => {
+    const text = "Übermäßig lange Wörter — 青云 🐈 tokenization";
+    const a = buildContext({ ...base, model: "gpt-4o", systemPrompt: "", memory: [], question: q(1, text) });
+    const b = buildContext({ ...base, model: "gpt-4", systemPrompt: "", memory: [], question: q(1, text) });
+    expect(a.encoding).toBe("o200k_base");
+    expect(b.encoding).toBe("cl100k_base");
+    expect(a.tokens).not.toBe(b.tokens);
+  });
+
   it("counts the summary prefix the model sees", () => {
-    const built = buildContext({
-      ...base,
-      systemPrompt: "",
-      memory: [{ role: "system", text: "x", summary: true }],
-      question: q(1),
-    });
+    const summary: MemoryItem = { role: "system", text: "x", summary: true };
+    const built = buildContext({ ...base, systemPrompt: "", memory: [summary], question: q(1) });
     const text = `${SUMMARY_PREFIX}x`;
     expect(built.entries[0]).toMatchObject({
       source: "summary",
       chars: text.length,
-      tokens: estimateTokens(text),
+      tokens: 3 + tok.countText("system") + tok.countText(text),
     });
     expect(built.entries[0]?.preview.startsWith(SUMMARY_PREFIX.slice(0, 20))).toBe(true);
   });
@@ -189,10 +195,10 @@ describe("entries and token estimate", () => {
     });
   });
 
-  it("adds a flat cost per image", () => {
+  it("adds the default image cost per image of unknown size", () => {
     const question: MemoryItem = { role: "user", text: "abcd", seq: 1, imageUrls: ["a", "b"] };
     const built = buildContext({ ...base, systemPrompt: "", memory: [], question });
-    expect(built.entries[0]?.tokens).toBe(estimateTokens("abcd") + 2 * IMAGE_TOKENS);
+    expect(built.entries[0]?.tokens).toBe(cost(q(1, "abcd")) + 2 * DEFAULT_IMAGE_TOKENS);
   });
 
   it("previews the first 120 characters without splitting a surrogate pair", () => {
@@ -245,6 +251,196 @@ describe("purity", () => {
       "function_call_output",
       "message",
       "message",
+    ]);
+  });
+});
+
+describe("token budget", () => {
+  const long = (seq: number, words: number) => q(seq, `${"word ".repeat(words)}#${seq}`);
+  const sent = (items: readonly MemoryItem[]) => items.map((i) => i.seq ?? i.text);
+
+  it("keeps everything sent within maxTokens and cuts memory from the oldest", () => {
+    const memory = [long(1, 40), long(2, 40), long(3, 40), long(4, 40)];
+    const all = buildContext({ ...base, memory, question: q(5) });
+    const built = buildContext({ ...base, memory, question: q(5), maxTokens: all.tokens - 1 });
+    expect(built.tokens).toBeLessThanOrEqual(all.tokens - 1);
+    expect(sent(built.items)).toEqual(["You are Recall.", 2, 3, 4, 5]);
+    expect(built.dropped).toEqual([
+      { source: "history", role: "user", seq: 1, tokens: cost(long(1, 40)), reason: "budget" },
+    ]);
+    expect(built.budget).toEqual({
+      limit: all.tokens - 1,
+      maxTokens: all.tokens - 1,
+      answerReserve: DEFAULT_ANSWER_RESERVE_TOKENS,
+    });
+  });
+
+  it("an exact fit keeps everything", () => {
+    const memory = [long(1, 40), long(2, 40)];
+    const all = buildContext({ ...base, memory, question: q(3) });
+    const built = buildContext({ ...base, memory, question: q(3), maxTokens: all.tokens });
+    expect(built.items).toEqual(all.items);
+    expect(built.dropped).toEqual([]);
+  });
+
+  it("is capped by the model's context minus the answer's reserve", () => {
+    const memory = [long(1, 40), long(2, 40), long(3, 40)];
+    const all = buildContext({ ...base, memory, question: q(4) });
+    const built = buildContext({
+      ...base,
+      memory,
+      question: q(4),
+      maxTokens: 100_000,
+      modelContextTokens: all.tokens + 500 - 1,
+      answerReserve: 500,
+    });
+    expect(built.budget?.limit).toBe(all.tokens - 1);
+    expect(sent(built.items)).toEqual(["You are Recall.", 2, 3, 4]);
+    // maxTokens, when tighter, wins over the model's limit.
+    const tighter = buildContext({
+      ...base,
+      memory,
+      question: q(4),
+      maxTokens: 100,
+      modelContextTokens: 128_000,
+    });
+    expect(tighter.budget?.limit).toBe(100);
+    expect(tighter.tokens).toBeLessThanOrEqual(100);
+  });
+
+  it("never drops the question; a question over the budget is a ContextBudgetError", () => {
+    const built = buildContext({ ...base, memory: [long(1, 400)], question: q(2), maxTokens: 100 });
+    expect(sent(built.items)).toEqual(["You are Recall.", 2]);
+    const question = long(2, 200);
+    const thrown = (() => {
+      try {
+        buildContext({ ...base, memory: [], question, maxTokens: 100 });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(ContextBudgetError);
+    expect(thrown).toMatchObject({ code: "question_too_long", budget: 100, questionTokens: cost(question) });
+  });
+
+  it("counts the system prompt with the question when deciding that", () => {
+    const question = long(1, 60);
+    const prompt = "word ".repeat(60);
+    expect(() =>
+      buildContext({ ...base, systemPrompt: "", memory: [], question, maxTokens: 100 }),
+    ).not.toThrow();
+    expect(() =>
+      buildContext({ ...base, systemPrompt: prompt, memory: [], question, maxTokens: 100 }),
+    ).toThrow(ContextBudgetError);
+  });
+
+  it("never splits a tool call from its outputs and never starts on an orphan", () => {
+    const memory: MemoryItem[] = [
+      long(1, 60),
+      {
+        role: "assistant",
+        text: "",
+        seq: 2,
+        toolCalls: [{ id: "x", name: "f", arguments: "word ".repeat(60) }],
+      },
+      { role: "tool", text: "word ".repeat(60), seq: 3, toolCallId: "x" },
+      q(4, "done"),
+    ];
+    const all = buildContext({ ...base, memory, question: q(5) });
+    // One token short of keeping the group: dropping its output alone would fit, but the group goes whole.
+    const short = all.tokens - cost(memory[0] as MemoryItem) - 1;
+    const built = buildContext({ ...base, memory, question: q(5), maxTokens: short });
+    expect(sent(built.items)).toEqual(["You are Recall.", 4, 5]);
+  });
+
+  it("keeps summaries and system items before history; drops them, oldest summary first, only when they alone overflow", () => {
+    const summary = (text: string): MemoryItem => ({ role: "system", text, summary: true });
+    const memory = [summary("word ".repeat(80)), summary("short"), long(1, 5), q(2)];
+    const roomy = buildContext({ ...base, memory, question: q(3), maxTokens: 1000 });
+    expect(roomy.entries.map((e) => e.source)).toEqual([
+      "system",
+      "summary",
+      "summary",
+      "history",
+      "history",
+      "current",
+    ]);
+    const tight = buildContext({ ...base, memory, question: q(3), maxTokens: 100 });
+    expect(tight.entries.map((e) => e.source)).toEqual(["system", "summary", "current"]);
+    expect(tight.items[1]?.text).toBe("short");
+    expect(tight.tokens).toBeLessThanOrEqual(100);
+    // The window drops the history first; then the oldest summary goes.
+    expect(tight.dropped.map((d) => [d.source, d.seq, d.reason])).toEqual([
+      ["history", 1, "budget"],
+      ["history", 2, "budget"],
+      ["summary", undefined, "budget"],
+    ]);
+  });
+
+  it("rejects a budget below 100 tokens and a model context smaller than its reserve + 100", () => {
+    expect(() => buildContext({ ...base, memory: [], question: q(1), maxTokens: 99 })).toThrow(RangeError);
+    expect(() => buildContext({ ...base, memory: [], question: q(1), maxTokens: 10.5 })).toThrow(RangeError);
+    expect(() =>
+      buildContext({ ...base, memory: [], question: q(1), modelContextTokens: 1000, answerReserve: 901 }),
+    ).toThrow(RangeError);
+    expect(buildContext({ ...base, memory: [], question: q(1), maxTokens: 100 }).budget?.limit).toBe(100);
+  });
+
+  it("without a budget nothing is dropped for size", () => {
+    const memory = Array.from({ length: 50 }, (_, i) => long(i + 1, 100));
+    const built = buildContext({ ...base, memory, question: q(51) });
+    expect(built.items).toHaveLength(52);
+    expect(built.budget).toBeNull();
+  });
+});
+
+describe("system prompt rules (decision 002)", () => {
+  it("the system prompt comes from the call, not from memory: a changed prompt applies at once", () => {
+    const memory = conversation("u1 a2");
+    expect(buildContext({ ...base, systemPrompt: "Old.", memory, question: q(3) }).items[0]?.text).toBe(
+      "Old.",
+    );
+    expect(buildContext({ ...base, systemPrompt: "New.", memory, question: q(3) }).items[0]?.text).toBe(
+      "New.",
+    );
+  });
+
+  it("a memory system item equal to the system prompt is not sent twice", () => {
+    const memory: MemoryItem[] = [{ role: "system", text: "You are Recall." }, ...conversation("u1 a2")];
+    const built = buildContext({ ...base, memory, question: q(3) });
+    expect(labels(built.items)).toBe("You are Recall. u1 a2 u3");
+    expect(built.dropped).toEqual([
+      {
+        source: "system",
+        role: "system",
+        tokens: cost({ role: "system", text: "You are Recall." }),
+        reason: "duplicate",
+      },
+    ]);
+  });
+
+  it("the same memory system message twice is sent once, where it first appears", () => {
+    const memory = conversation("S1 u1 S1 a2 S2");
+    const built = buildContext({ ...base, memory, question: q(3) });
+    expect(labels(built.items)).toBe("You are Recall. S1 u1 a2 S2 u3");
+  });
+
+  it("a summary with the system prompt's text is still sent (it is memory, not an instruction)", () => {
+    const memory: MemoryItem[] = [{ role: "system", text: "You are Recall.", summary: true }];
+    const built = buildContext({ ...base, memory, question: q(1) });
+    expect(built.entries.map((e) => e.source)).toEqual(["system", "summary", "current"]);
+  });
+
+  it("a window may begin with an assistant message, and it is sent as it is", () => {
+    const memory = messageWindow(3).apply(conversation("u1 a2 u3 a4"));
+    const built = buildContext({ ...base, memory, question: q(5) });
+    expect(labels(built.items)).toBe("You are Recall. a2 u3 a4 u5");
+    expect(toChatMessages(built.items).map((m) => m.role)).toEqual([
+      "system",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
     ]);
   });
 });

@@ -1,5 +1,6 @@
-import { cloneItem, type MemoryItem, type MemoryRole, SUMMARY_PREFIX } from "@/lib/memory";
-import { estimateTokens, IMAGE_TOKENS } from "./estimate-tokens";
+import { cloneItem, type MemoryItem, type MemoryRole, type SummaryMeta, tokenWindow } from "@/lib/memory";
+import { ContextBudgetError } from "./errors";
+import { type EncodingName, renderedText, type Tokenizer, tokenizerFor } from "./tokenizer";
 
 export type ContextSource = "system" | "summary" | "fact" | "history" | "current";
 
@@ -9,9 +10,29 @@ export interface ContextEntry {
   role: MemoryRole;
   seq?: number;
   chars: number;
+  /** Real tokens for this message (envelope included), by the model's encoding. */
   tokens: number;
   /** First 120 characters of the text the model sees. */
   preview: string;
+  /** On a summary: the history range it covers, how many messages, its version, the model and when. */
+  summary?: SummaryMeta;
+}
+
+/** A memory item that was not sent: over the budget, or a copy of a system message already sent. */
+export interface DroppedEntry {
+  source: ContextSource;
+  role: MemoryRole;
+  seq?: number;
+  tokens: number;
+  reason: "budget" | "duplicate";
+}
+
+export interface ContextBudget {
+  /** What everything sent had to fit in: min(maxTokens, modelContextTokens − answerReserve). */
+  limit: number;
+  maxTokens?: number;
+  modelContextTokens?: number;
+  answerReserve: number;
 }
 
 export interface BuiltContext {
@@ -19,30 +40,47 @@ export interface BuiltContext {
   items: MemoryItem[];
   /** Parallel to `items`. */
   entries: ContextEntry[];
-  /** Sum of `entries[].tokens`; an estimate (see estimate-tokens.ts). */
+  /** Real token count of the request: the entries plus the reply priming (`replyPriming`). */
+  tokens: number;
+  /** The same number as `tokens`, under the name the stored turn record uses (kept for compatibility). */
   tokenEstimate: number;
+  /** Tokens OpenAI adds once per request to prime the reply; in `tokens`, not in any entry. */
+  replyPriming: number;
+  encoding: EncodingName;
+  /** `null` when no budget was given (nothing is dropped for size). */
+  budget: ContextBudget | null;
+  dropped: DroppedEntry[];
   policyId: string;
   model: string;
 }
 
 export const PREVIEW_CHARS = 120;
+/** The smallest accepted `maxTokens`. */
+export const MIN_MAX_TOKENS = 100;
+/** Room kept for the answer inside the model's context window when the caller names none. */
+export const DEFAULT_ANSWER_RESERVE_TOKENS = 1024;
 
-/** The text the model sees for an item, as the projections render it (summary prefix, tool calls). */
-function renderedText(item: MemoryItem): string {
-  const text = item.summary ? `${SUMMARY_PREFIX}${item.text}` : item.text;
-  const calls = (item.toolCalls ?? []).map((call) => `${call.name}(${call.arguments})`);
-  return [text, ...calls].filter((part) => part !== "").join("\n");
-}
-
-function entryFor(item: MemoryItem, source: ContextSource): ContextEntry {
+function entryFor(item: MemoryItem, source: ContextSource, tokenizer: Tokenizer): ContextEntry {
   const text = renderedText(item);
   const entry: ContextEntry = {
     source,
     role: item.role,
     chars: text.length,
-    tokens: estimateTokens(text) + (item.imageUrls?.length ?? 0) * IMAGE_TOKENS,
+    tokens: tokenizer.countItem(item),
     preview: Array.from(text).slice(0, PREVIEW_CHARS).join(""),
   };
+  if (item.seq !== undefined) entry.seq = item.seq;
+  if (item.summaryMeta) entry.summary = { ...item.summaryMeta };
+  return entry;
+}
+
+function droppedEntry(
+  item: MemoryItem,
+  source: ContextSource,
+  reason: DroppedEntry["reason"],
+  tokenizer: Tokenizer,
+): DroppedEntry {
+  const entry: DroppedEntry = { source, role: item.role, tokens: tokenizer.countItem(item), reason };
   if (item.seq !== undefined) entry.seq = item.seq;
   return entry;
 }
@@ -66,9 +104,68 @@ function isQuestionCopy(item: MemoryItem, question: MemoryItem): boolean {
   return sameContent(item, question);
 }
 
+function sourceOf(item: MemoryItem): ContextSource {
+  if (item.summary) return "summary";
+  return item.role === "system" ? "system" : "history";
+}
+
+function requireTokens(value: number, name: string, min: number): void {
+  if (!Number.isInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer of at least ${min}, got ${value}`);
+  }
+}
+
+function budgetFor({
+  maxTokens,
+  modelContextTokens,
+  answerReserve,
+}: {
+  maxTokens: number | undefined;
+  modelContextTokens: number | undefined;
+  answerReserve: number | undefined;
+}): ContextBudget | null {
+  if (maxTokens === undefined && modelContextTokens === undefined) return null;
+  const reserve = answerReserve ?? DEFAULT_ANSWER_RESERVE_TOKENS;
+  requireTokens(reserve, "answerReserve", 0);
+  const budget: ContextBudget = { limit: Number.POSITIVE_INFINITY, answerReserve: reserve };
+  if (maxTokens !== undefined) {
+    requireTokens(maxTokens, "maxTokens", MIN_MAX_TOKENS);
+    budget.maxTokens = maxTokens;
+    budget.limit = maxTokens;
+  }
+  if (modelContextTokens !== undefined) {
+    requireTokens(modelContextTokens, "modelContextTokens", MIN_MAX_TOKENS + reserve);
+    budget.modelContextTokens = modelContextTokens;
+    budget.limit = Math.min(budget.limit, modelContextTokens - reserve);
+  }
+  return budget;
+}
+
+/** Positions in `all` of the items of `kept`, a subsequence of it (equal items are interchangeable). */
+function keptPositions(all: readonly MemoryItem[], kept: readonly MemoryItem[]): Set<number> {
+  const positions = new Set<number>();
+  let k = 0;
+  all.forEach((item, index) => {
+    const next = kept[k];
+    if (next && JSON.stringify(cloneItem(item)) === JSON.stringify(next)) {
+      positions.add(index);
+      k++;
+    }
+  });
+  return positions;
+}
+
 /**
  * The exact context for one turn: system prompt → summaries → memory window → current question, which is
- * appended exactly once and is never subject to the memory policy.
+ * appended exactly once and is never subject to the memory policy or the budget. A memory system item equal to
+ * the system prompt or to an earlier one is sent once.
+ *
+ * With `maxTokens` and/or `modelContextTokens`, everything sent (system prompt through question, reply priming
+ * included) fits in min(maxTokens, modelContextTokens − answerReserve): memory is cut by the token window (whole
+ * units from the newest back, pinned items first), and if the pinned items alone do not fit, the oldest
+ * summaries and then the oldest memory system items go. The system prompt and the question are never dropped;
+ * when they alone do not fit, `ContextBudgetError` is thrown. Tokens are counted with the model's encoding
+ * (`tokenizer` overrides it).
  */
 export function buildContext({
   systemPrompt,
@@ -76,29 +173,85 @@ export function buildContext({
   question,
   policyId,
   model,
+  tokenizer = tokenizerFor(model),
+  maxTokens,
+  modelContextTokens,
+  answerReserve,
 }: {
   systemPrompt: string;
   memory: readonly MemoryItem[];
   question: MemoryItem;
   policyId: string;
   model: string;
+  tokenizer?: Tokenizer;
+  /** Budget for everything sent (≥ 100). */
+  maxTokens?: number;
+  /** The model's context window; the answer's reserve is kept free inside it. */
+  modelContextTokens?: number;
+  /** Tokens kept for the answer (default `DEFAULT_ANSWER_RESERVE_TOKENS`); only used with a budget. */
+  answerReserve?: number;
 }): BuiltContext {
+  const budget = budgetFor({ maxTokens, modelContextTokens, answerReserve });
+  const count = tokenizer.countItem;
+  const dropped: DroppedEntry[] = [];
+
+  const system: MemoryItem | undefined =
+    systemPrompt === "" ? undefined : { role: "system", text: systemPrompt };
+  const systemTexts = new Set(system ? [system.text] : []);
+  let rest: MemoryItem[] = [];
+  for (const item of memory) {
+    if (isQuestionCopy(item, question)) continue;
+    if (item.role === "system" && !item.summary) {
+      if (systemTexts.has(item.text)) {
+        dropped.push(droppedEntry(item, "system", "duplicate", tokenizer));
+        continue;
+      }
+      systemTexts.add(item.text);
+    }
+    rest.push(cloneItem(item));
+  }
+
+  if (budget) {
+    const questionTokens = count(question);
+    const fixed = (system ? count(system) : 0) + questionTokens + tokenizer.replyPriming;
+    if (fixed > budget.limit) {
+      throw new ContextBudgetError({ questionTokens, requiredTokens: fixed, budget: budget.limit });
+    }
+    const left = budget.limit - fixed;
+    const windowed = tokenWindow({ maxTokens: left, count }).apply(rest);
+    const kept = keptPositions(rest, windowed);
+    rest.forEach((item, index) => {
+      if (!kept.has(index)) dropped.push(droppedEntry(item, sourceOf(item), "budget", tokenizer));
+    });
+    rest = windowed;
+    // Pinned items alone over the budget (the window then kept no history): oldest summaries go first.
+    let used = rest.reduce((total, item) => total + count(item), 0);
+    while (used > left) {
+      const oldestSummary = rest.findIndex((item) => item.summary);
+      const [item] = rest.splice(oldestSummary === -1 ? 0 : oldestSummary, 1);
+      if (!item) break;
+      used -= count(item);
+      dropped.push(droppedEntry(item, sourceOf(item), "budget", tokenizer));
+    }
+  }
+
   const placed: { item: MemoryItem; source: ContextSource }[] = [];
-  if (systemPrompt !== "") placed.push({ item: { role: "system", text: systemPrompt }, source: "system" });
-  for (const item of memory) {
-    if (item.summary) placed.push({ item: cloneItem(item), source: "summary" });
-  }
-  for (const item of memory) {
-    if (item.summary || isQuestionCopy(item, question)) continue;
-    placed.push({ item: cloneItem(item), source: item.role === "system" ? "system" : "history" });
-  }
+  if (system) placed.push({ item: system, source: "system" });
+  for (const item of rest) if (item.summary) placed.push({ item, source: "summary" });
+  for (const item of rest) if (!item.summary) placed.push({ item, source: sourceOf(item) });
   placed.push({ item: cloneItem(question), source: "current" });
 
-  const entries = placed.map(({ item, source }) => entryFor(item, source));
+  const entries = placed.map(({ item, source }) => entryFor(item, source, tokenizer));
+  const tokens = entries.reduce((sum, entry) => sum + entry.tokens, 0) + tokenizer.replyPriming;
   return {
     items: placed.map(({ item }) => item),
     entries,
-    tokenEstimate: entries.reduce((sum, entry) => sum + entry.tokens, 0),
+    tokens,
+    tokenEstimate: tokens,
+    replyPriming: tokenizer.replyPriming,
+    encoding: tokenizer.encoding,
+    budget,
+    dropped,
     policyId,
     model,
   };

@@ -1,53 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isPinned } from "./items";
 import { messageWindow } from "./policies";
+import { randomHistory, rng } from "./test-fixtures";
 import type { MemoryItem } from "./types";
-
-/** mulberry32: a tiny seeded PRNG, so every run checks the same histories. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Random histories with groups (some outputs missing or reordered), orphans, system items and summaries. */
-function randomHistory(random: () => number): MemoryItem[] {
-  const int = (max: number) => Math.floor(random() * max);
-  const items: MemoryItem[] = [];
-  let seq = 0;
-  let callId = 0;
-  const length = int(30);
-  // Every item gets a unique text so results can be mapped back to input positions.
-  const text = () => `#${items.length}`;
-  while (items.length < length) {
-    const r = random();
-    if (r < 0.3) items.push({ role: "user", text: text(), seq: ++seq });
-    else if (r < 0.55) items.push({ role: "assistant", text: text(), seq: ++seq });
-    else if (r < 0.6) items.push({ role: "system", text: text() });
-    else if (r < 0.65) items.push({ role: "system", text: text(), summary: true });
-    else if (r < 0.72) items.push({ role: "tool", text: text(), seq: ++seq, toolCallId: `orphan${int(3)}` });
-    else {
-      const ids = Array.from({ length: 1 + int(3) }, () => `call${callId++}`);
-      items.push({
-        role: "assistant",
-        text: text(),
-        seq: ++seq,
-        toolCalls: ids.map((id) => ({ id, name: "f", arguments: "{}" })),
-      });
-      const answered = ids.filter(() => random() < 0.9).sort(() => random() - 0.5);
-      for (const id of answered) {
-        if (random() < 0.1) items.push({ role: "system", text: text() });
-        items.push({ role: "tool", text: text(), seq: ++seq, toolCallId: id });
-      }
-    }
-  }
-  return items;
-}
 
 /** Input positions of the result (texts are unique), or -1 for an item not in the input. */
 function positions(input: readonly MemoryItem[], output: readonly MemoryItem[]): number[] {

@@ -217,3 +217,46 @@ describe("fold", () => {
     expect(result[0]).not.toBe(items[0]);
   });
 });
+
+describe("summary provenance (summaryMeta)", () => {
+  const meta = {
+    fromSeq: 1,
+    throughSeq: 40,
+    messages: 40,
+    version: 3,
+    model: "gpt-4o-mini",
+    createdAt: "2025-01-02T03:04:05.000Z",
+  };
+  const summary: MemoryItem = { role: "system", text: "facts", summary: true, summaryMeta: meta };
+
+  it("survives snapshot, JSON and restore, as a copy", () => {
+    const copy = snapshot([summary]);
+    expect(copy).toStrictEqual([summary]);
+    expect(copy[0]?.summaryMeta).not.toBe(meta);
+    expect(restore(JSON.parse(JSON.stringify(copy)))).toStrictEqual([summary]);
+  });
+
+  it("drops unknown keys inside it", () => {
+    const stored = [{ ...summary, summaryMeta: { ...meta, extra: true } }];
+    expect(restore(stored)).toStrictEqual([summary]);
+    expect(snapshot(stored as MemoryItem[])).toStrictEqual([summary]);
+  });
+
+  it.each([
+    [{ ...summary, summary: undefined }, "items[0].summaryMeta"],
+    [{ ...summary, summaryMeta: null }, "items[0].summaryMeta"],
+    [{ ...summary, summaryMeta: { ...meta, fromSeq: -1 } }, "items[0].summaryMeta.fromSeq"],
+    [{ ...summary, summaryMeta: { ...meta, throughSeq: 0 } }, "items[0].summaryMeta.throughSeq"],
+    [{ ...summary, summaryMeta: { ...meta, messages: 1.5 } }, "items[0].summaryMeta.messages"],
+    [{ ...summary, summaryMeta: { ...meta, version: 0 } }, "items[0].summaryMeta.version"],
+    [{ ...summary, summaryMeta: { ...meta, model: 1 } }, "items[0].summaryMeta.model"],
+    [{ ...summary, summaryMeta: { ...meta, createdAt: "yesterday" } }, "items[0].summaryMeta.createdAt"],
+  ])("rejects %j at %s", (value, path) => {
+    expect(() => restore([value])).toThrow(MemoryFormatError);
+    try {
+      restore([value]);
+    } catch (error) {
+      expect((error as MemoryFormatError).path).toBe(path);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { MemoryFormatError } from "./errors";
 import { cloneItem } from "./items";
-import type { MemoryItem, MemoryPolicy, MemoryRole, ToolCall } from "./types";
+import type { MemoryItem, MemoryPolicy, MemoryRole, SummaryMeta, ToolCall } from "./types";
 
 const ROLES: ReadonlySet<string> = new Set<MemoryRole>(["system", "user", "assistant", "tool"]);
 
@@ -25,6 +25,35 @@ function readToolCall(value: unknown, path: string): ToolCall {
     name: requireString(value.name, `${path}.name`),
     arguments: requireString(value.arguments, `${path}.arguments`),
   };
+}
+
+function requireSeq(value: unknown, path: string, min = 0): number {
+  if (!Number.isSafeInteger(value) || (value as number) < min) {
+    throw new MemoryFormatError(
+      path,
+      min === 0 ? "expected a non-negative integer" : `expected an integer >= ${min}`,
+    );
+  }
+  return value as number;
+}
+
+function readSummaryMeta(value: unknown, path: string): SummaryMeta {
+  if (!isRecord(value)) throw new MemoryFormatError(path, "expected an object");
+  const meta: SummaryMeta = {
+    fromSeq: requireSeq(value.fromSeq, `${path}.fromSeq`),
+    throughSeq: requireSeq(value.throughSeq, `${path}.throughSeq`),
+    messages: requireSeq(value.messages, `${path}.messages`),
+    version: requireSeq(value.version, `${path}.version`, 1),
+    model: requireString(value.model, `${path}.model`),
+    createdAt: requireString(value.createdAt, `${path}.createdAt`),
+  };
+  if (meta.throughSeq < meta.fromSeq) {
+    throw new MemoryFormatError(`${path}.throughSeq`, "expected throughSeq >= fromSeq");
+  }
+  if (Number.isNaN(Date.parse(meta.createdAt))) {
+    throw new MemoryFormatError(`${path}.createdAt`, "expected an ISO 8601 time");
+  }
+  return meta;
 }
 
 function readItem(value: unknown, path: string): MemoryItem {
@@ -59,12 +88,13 @@ function readItem(value: unknown, path: string): MemoryItem {
       throw new MemoryFormatError(`${path}.summary`, "expected a boolean");
     item.summary = value.summary;
   }
-  if (value.seq !== undefined) {
-    if (!Number.isSafeInteger(value.seq) || (value.seq as number) < 0) {
-      throw new MemoryFormatError(`${path}.seq`, "expected a non-negative integer");
+  if (value.summaryMeta !== undefined) {
+    if (item.summary !== true) {
+      throw new MemoryFormatError(`${path}.summaryMeta`, "only summary items carry summary provenance");
     }
-    item.seq = value.seq as number;
+    item.summaryMeta = readSummaryMeta(value.summaryMeta, `${path}.summaryMeta`);
   }
+  if (value.seq !== undefined) item.seq = requireSeq(value.seq, `${path}.seq`);
   return item;
 }
 

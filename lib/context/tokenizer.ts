@@ -1,0 +1,140 @@
+// One entry point per encoding (not the package root), so only the two vocabularies Recall uses are loaded.
+import { countTokens as cl100kCount } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens as o200kCount } from "gpt-tokenizer/encoding/o200k_base";
+import { type MemoryItem, SUMMARY_PREFIX, type TokenCounter } from "@/lib/memory";
+
+export type EncodingName = "o200k_base" | "cl100k_base";
+
+/**
+ * OpenAI's published counting rule for chat models ("How to count tokens with tiktoken"): every message costs
+ * 3 tokens of envelope plus its values (role, content), a `name` one more, and every reply is primed with 3.
+ */
+export const TOKENS_PER_MESSAGE = 3;
+export const TOKENS_PER_NAME = 1;
+export const REPLY_PRIMING_TOKENS = 3;
+
+/** OpenAI's image rule: 85 tokens at low detail; at high detail 85 plus 170 per 512 px tile. */
+export const IMAGE_BASE_TOKENS = 85;
+export const IMAGE_TILE_TOKENS = 170;
+/**
+ * Memory items carry image URLs, not sizes, and Recall sends them at `auto` detail: an image of unknown size
+ * is counted as a high-detail 1024×1024 one (4 tiles: 85 + 4 × 170 = 765), a typical photo after OpenAI's
+ * scaling, so a budget is not overrun by pictures counted as cheap.
+ */
+export const DEFAULT_IMAGE_TOKENS = 765;
+
+// Plain text, never control tokens: a user typing "<|endoftext|>" gets it counted as text, not an error.
+const asText = { disallowedSpecial: new Set<string>() };
+const counters: Record<EncodingName, (text: string) => number> = {
+  o200k_base: (text) => o200kCount(text, asText),
+  cl100k_base: (text) => cl100kCount(text, asText),
+};
+
+/**
+ * The encoding for a model name: `cl100k_base` for the gpt-4 (not gpt-4o / 4.1 / 4.5) and gpt-3.5-turbo families
+ * and the older embedding models, `o200k_base` for everything else, including models OpenAI did not make (an
+ * approximation for them). A provider prefix such as `openai/` is ignored.
+ */
+export function encodingForModel(model: string): EncodingName {
+  const name = model.trim().toLowerCase().split("/").at(-1) ?? "";
+  if (/^gpt-4(?![o.])/.test(name) || /^gpt-3\.5/.test(name) || /^gpt-35/.test(name)) return "cl100k_base";
+  if (/^text-embedding-(ada-002|3-)/.test(name)) return "cl100k_base";
+  return "o200k_base";
+}
+
+/** Tokens for one image by OpenAI's rule; `width`/`height` unknown → `DEFAULT_IMAGE_TOKENS` (unless low detail). */
+export function imageTokens({
+  width,
+  height,
+  detail = "auto",
+}: {
+  width?: number;
+  height?: number;
+  detail?: "low" | "high" | "auto";
+} = {}): number {
+  if (detail === "low") return IMAGE_BASE_TOKENS;
+  if (!width || !height || width <= 0 || height <= 0) return DEFAULT_IMAGE_TOKENS;
+  // Fit within 2048 × 2048, then scale so the shortest side is 768 (only ever down), then count 512 px tiles.
+  let w = width;
+  let h = height;
+  const fit = Math.min(1, 2048 / Math.max(w, h));
+  w *= fit;
+  h *= fit;
+  const shortest = Math.min(w, h);
+  if (shortest > 768) {
+    w *= 768 / shortest;
+    h *= 768 / shortest;
+  }
+  const tiles = Math.ceil(Math.floor(w) / 512) * Math.ceil(Math.floor(h) / 512);
+  return IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * tiles;
+}
+
+/** A chat message as OpenAI's counting rule sees it (used to check the rule against its published numbers). */
+export interface CountedMessage {
+  role: string;
+  content: string;
+  name?: string;
+}
+
+export interface Tokenizer {
+  readonly encoding: EncodingName;
+  /** Tokens of a bare string. */
+  countText(text: string): number;
+  /** Tokens one memory item costs as a message, envelope included (a `TokenCounter` for the memory policies). */
+  countItem: TokenCounter;
+  /** Tokens of a whole request's messages, reply priming included. */
+  countMessages(messages: readonly CountedMessage[]): number;
+  /** Added once per request for the reply's priming. */
+  readonly replyPriming: number;
+}
+
+/** The text the model sees for an item, as the projections render it (summary prefix, tool calls). */
+export function renderedText(item: MemoryItem): string {
+  const text = item.summary ? `${SUMMARY_PREFIX}${item.text}` : item.text;
+  const calls = (item.toolCalls ?? []).map((call) => `${call.name}(${call.arguments})`);
+  return [text, ...calls].filter((part) => part !== "").join("\n");
+}
+
+function createTokenizer(encoding: EncodingName): Tokenizer {
+  const countText = counters[encoding];
+  const countItem: TokenCounter = (item) => {
+    // Summaries are sent as system messages whatever their stored role.
+    let tokens = TOKENS_PER_MESSAGE + countText(item.summary ? "system" : item.role);
+    tokens += countText(item.summary ? `${SUMMARY_PREFIX}${item.text}` : item.text);
+    // OpenAI publishes no rule for tool calls; like every other value a message carries, their id, name and
+    // arguments are counted as text.
+    for (const call of item.toolCalls ?? []) {
+      tokens += countText(call.id) + countText(call.name) + countText(call.arguments);
+    }
+    if (item.toolCallId !== undefined) tokens += countText(item.toolCallId);
+    tokens += (item.imageUrls?.length ?? 0) * DEFAULT_IMAGE_TOKENS;
+    return tokens;
+  };
+  return {
+    encoding,
+    countText,
+    countItem,
+    countMessages(messages) {
+      let tokens = REPLY_PRIMING_TOKENS;
+      for (const message of messages) {
+        tokens += TOKENS_PER_MESSAGE + countText(message.role) + countText(message.content);
+        if (message.name !== undefined) tokens += countText(message.name) + TOKENS_PER_NAME;
+      }
+      return tokens;
+    },
+    replyPriming: REPLY_PRIMING_TOKENS,
+  };
+}
+
+const tokenizers = new Map<EncodingName, Tokenizer>();
+
+/** The tokenizer for a model (one per encoding, shared: it holds no per-call state). */
+export function tokenizerFor(model: string): Tokenizer {
+  const encoding = encodingForModel(model);
+  let tokenizer = tokenizers.get(encoding);
+  if (!tokenizer) {
+    tokenizer = createTokenizer(encoding);
+    tokenizers.set(encoding, tokenizer);
+  }
+  return tokenizer;
+}
