@@ -18,16 +18,29 @@ async function collect(gen: AsyncGenerator<ReplyEvent>): Promise<ReplyEvent[]> {
   return events;
 }
 
-/** A model whose fetch always answers with the given status and body (a stand-in for a real provider). */
-function failingModel(style: ApiStyle, status: number, body: unknown): Model {
-  const fetch: typeof globalThis.fetch = async () =>
-    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+/** A provider model whose HTTP is `fetch` (a stand-in for a real provider; nothing leaves the process). */
+function providerModel(
+  style: ApiStyle,
+  fetch: typeof globalThis.fetch,
+  timeouts: { firstByteTimeoutMs?: number; idleTimeoutMs?: number } = {},
+): Model {
   return {
     client: new OpenAI({ apiKey: "sk-test", baseURL: "http://provider.invalid/v1", fetch, maxRetries: 0 }),
     model: "gpt-test",
     style,
     offline: false,
+    firstByteTimeoutMs: timeouts.firstByteTimeoutMs ?? 60_000,
+    idleTimeoutMs: timeouts.idleTimeoutMs ?? 30_000,
   };
+}
+
+/** A model whose fetch always answers with the given status and body. */
+function failingModel(style: ApiStyle, status: number, body: unknown): Model {
+  return providerModel(
+    style,
+    async () =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }),
+  );
 }
 
 describe("createModel", () => {
@@ -120,12 +133,7 @@ describe.each(["chat", "responses"] as const)("streamReply (%s)", (style) => {
     const fetch: typeof globalThis.fetch = async () => {
       throw new TypeError("fetch failed: ECONNREFUSED 10.0.0.1:443");
     };
-    const model: Model = {
-      client: new OpenAI({ apiKey: "sk", baseURL: "http://provider.invalid/v1", fetch, maxRetries: 0 }),
-      model: "m",
-      style,
-      offline: false,
-    };
+    const model = providerModel(style, fetch);
     const error = await collect(streamReply({ items, model })).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "model_error", message: "Could not reach the model provider." });
   });
@@ -149,14 +157,110 @@ describe("streamReply (responses) stream integrity", () => {
       .join("");
     const fetch: typeof globalThis.fetch = async () =>
       new Response(sse, { status: 200, headers: { "content-type": "text/event-stream" } });
-    const model: Model = {
-      client: new OpenAI({ apiKey: "sk", baseURL: "http://provider.invalid/v1", fetch, maxRetries: 0 }),
-      model: "m",
-      style: "responses",
-      offline: false,
-    };
+    const model = providerModel("responses", fetch);
     const error = await collect(streamReply({ items, model })).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "model_error" });
+  });
+});
+
+/** An SSE body that sends `frames`, then either ends or hangs (until the request is aborted). */
+function sseFetch(frames: string[], { hang = false, delayFirstMs = 0 } = {}): typeof globalThis.fetch {
+  return async (_url, init) => {
+    const signal = init?.signal ?? undefined;
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const encoder = new TextEncoder();
+        if (delayFirstMs) await new Promise((r) => setTimeout(r, delayFirstMs));
+        for (const frame of frames) controller.enqueue(encoder.encode(frame));
+        if (!hang) controller.close();
+        else signal?.addEventListener("abort", () => controller.error(signal.reason), { once: true });
+      },
+    });
+    return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream" } });
+  };
+}
+
+const chunk = (content: string | null, finish: string | null = null) =>
+  `data: ${JSON.stringify({
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "gpt-test",
+    choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }],
+  })}\n\n`;
+
+describe("streamReply (chat) honest endings and timeouts", () => {
+  it("completes only when the provider sends a finish_reason", async () => {
+    const model = providerModel(
+      "chat",
+      sseFetch([chunk("Hel"), chunk("lo"), chunk(null, "stop"), "data: [DONE]\n\n"]),
+    );
+    const events = await collect(streamReply({ items, model }));
+    expect(events.at(-1)).toEqual({ type: "done", text: "Hello" });
+  });
+
+  it("fails a stream that ends without a finish_reason, after streaming its partial text", async () => {
+    const seen: ReplyEvent[] = [];
+    const model = providerModel("chat", sseFetch([chunk("Hel"), chunk("lo")]));
+    const error = await (async () => {
+      for await (const e of streamReply({ items, model })) seen.push(e);
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "model_error",
+      message: "The model stream ended before the reply was complete.",
+    });
+    expect(seen.map((e) => e.text).join("")).toBe("Hello");
+  });
+
+  it("fails a 200 reply that is not a stream", async () => {
+    const model = providerModel(
+      "chat",
+      async () =>
+        new Response(
+          JSON.stringify({
+            id: "x",
+            object: "chat.completion",
+            choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
+          }),
+          { status: 200, headers: { "content-type": "application/json" } },
+        ),
+    );
+    const error = await collect(streamReply({ items, model })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "model_error" });
+  });
+
+  it("times out a model that never sends its first byte", async () => {
+    const model = providerModel("chat", sseFetch([], { hang: true }), { firstByteTimeoutMs: 100 });
+    const started = Date.now();
+    const error = await collect(streamReply({ items, model })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "model_timeout", status: 504 });
+    expect((error as AppError).message).toMatch(/did not start answering/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("times out a model that falls silent in the middle of an answer", async () => {
+    const seen: ReplyEvent[] = [];
+    const model = providerModel("chat", sseFetch([chunk("Half an ")], { hang: true }), {
+      firstByteTimeoutMs: 5_000,
+      idleTimeoutMs: 100,
+    });
+    const error = await (async () => {
+      for await (const e of streamReply({ items, model })) seen.push(e);
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "model_timeout" });
+    expect((error as AppError).message).toMatch(/stopped answering/);
+    expect(seen.map((e) => e.text).join("")).toBe("Half an ");
+  });
+
+  it("reports the caller's own abort as an abort, not a timeout", async () => {
+    const controller = new AbortController();
+    const model = providerModel("chat", sseFetch([chunk("x")], { hang: true }), { idleTimeoutMs: 5_000 });
+    const gen = streamReply({ items, model, signal: controller.signal });
+    await gen.next();
+    controller.abort();
+    const error = await gen.next().catch((e: unknown) => e);
+    expect(isAbortError(error)).toBe(true);
   });
 });
 

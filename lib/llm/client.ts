@@ -14,7 +14,12 @@ export interface Model {
   style: ApiStyle;
   /** True when this is the in-process offline model (no OPENAI_API_KEY). The UI labels it. */
   offline: boolean;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
 }
+
+const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 export interface ModelConfig {
   /** Absent or empty: the offline model. */
@@ -26,12 +31,19 @@ export interface ModelConfig {
   offlineTokenDelayMs?: number | undefined;
   /** SDK retries for a real provider (default: the SDK's). The offline model never retries. */
   maxRetries?: number | undefined;
+  /** How long the model may take to send its first byte, and to stay silent after that (ms). */
+  firstByteTimeoutMs?: number | undefined;
+  idleTimeoutMs?: number | undefined;
 }
 
 /** Base URL the offline client pretends to talk to; `.invalid` can never resolve, so nothing leaves the process. */
 export const OFFLINE_BASE_URL = "http://offline.recall.invalid/v1";
 
 export function createModel(config: ModelConfig): Model {
+  const timeouts = {
+    firstByteTimeoutMs: config.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+    idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  };
   if (!config.apiKey) {
     const fetch = createOfflineFetch({
       firstTokenDelayMs: config.offlineFirstTokenDelayMs ?? 0,
@@ -42,6 +54,7 @@ export function createModel(config: ModelConfig): Model {
       model: config.model ?? OFFLINE_MODEL_NAME,
       style: config.style,
       offline: true,
+      ...timeouts,
     };
   }
   return {
@@ -49,10 +62,13 @@ export function createModel(config: ModelConfig): Model {
       apiKey: config.apiKey,
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+      // streamReply's watchdog enforces the timeouts with clear messages; the SDK's own is only a backstop.
+      timeout: timeouts.firstByteTimeoutMs + 5000,
     }),
     model: config.model ?? "gpt-4o-mini",
     style: config.style,
     offline: false,
+    ...timeouts,
   };
 }
 
@@ -67,6 +83,8 @@ export function getModel(): Model {
     style: env.OPENAI_API_STYLE,
     offlineFirstTokenDelayMs: env.OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS,
     offlineTokenDelayMs: env.OFFLINE_MODEL_TOKEN_DELAY_MS,
+    firstByteTimeoutMs: env.MODEL_FIRST_BYTE_TIMEOUT_MS,
+    idleTimeoutMs: env.MODEL_IDLE_TIMEOUT_MS,
   });
   return cached;
 }
@@ -120,9 +138,51 @@ function modelError(e: unknown): AppError {
 }
 
 /**
+ * A watchdog over one model request: aborts it when the first byte does not come within `firstByteMs`, or when
+ * the stream then stays silent for `idleMs`. `signal` combines it with the caller's own signal.
+ */
+function watchdog({
+  firstByteMs,
+  idleMs,
+  outer,
+}: {
+  firstByteMs: number;
+  idleMs: number;
+  outer?: AbortSignal;
+}) {
+  const controller = new AbortController();
+  let timeout: AppError | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (ms: number, message: string) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timeout = new AppError("model_timeout", message);
+      controller.abort(timeout);
+    }, ms);
+  };
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  outer?.addEventListener("abort", onOuterAbort, { once: true });
+  arm(firstByteMs, `The model did not start answering within ${Math.round(firstByteMs / 1000)} s.`);
+  return {
+    signal: controller.signal,
+    /** Call on every piece of the stream: the idle clock starts again. */
+    alive: () => arm(idleMs, `The model stopped answering (nothing for ${Math.round(idleMs / 1000)} s).`),
+    timedOut: () => timeout,
+    stop: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
+    },
+  };
+}
+
+const cutOff = () => new AppError("model_error", "The model stream ended before the reply was complete.");
+
+/**
  * Streams the model's reply to `items`: text deltas as they arrive, then one `done` with the full text and
- * usage when the provider reports it. Provider failures throw `AppError("model_error")`; an abort throws an
- * AbortError, so callers can tell an interrupted turn from a failed one with `isAbortError`.
+ * usage when the provider reports it. A reply counts as done only when the provider says it finished (a
+ * `finish_reason`, or a terminal Responses event); a stream that just stops, or a reply that is not a stream, is a
+ * `model_error`. Provider failures throw `AppError("model_error")`, silence beyond the configured timeouts
+ * `AppError("model_timeout")`; an abort by the caller throws an AbortError (see `isAbortError`).
  */
 export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<ReplyEvent, void, undefined> {
   const { items, signal } = options;
@@ -131,20 +191,25 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
   // Projection errors are ours (bad items), not the provider's: let them through unwrapped.
   const messages = model.style === "chat" ? toChatMessages(items) : [];
   const input = model.style === "responses" ? toResponsesInput(items) : [];
+  const dog = watchdog({ firstByteMs: model.firstByteTimeoutMs, idleMs: model.idleTimeoutMs, outer: signal });
   let text = "";
   let usage: ReplyUsage | undefined;
+  let finished = false;
   try {
     if (model.style === "chat") {
       const stream = await model.client.chat.completions.create(
         { model: model.model, messages, stream: true, stream_options: { include_usage: true } },
-        { signal },
+        { signal: dog.signal },
       );
       for await (const chunk of stream) {
-        const delta = chunk.choices[0]?.delta?.content;
+        dog.alive();
+        const choice = chunk.choices[0];
+        const delta = choice?.delta?.content;
         if (delta) {
           text += delta;
           yield { type: "delta", text: delta };
         }
+        if (choice?.finish_reason) finished = true;
         if (chunk.usage) {
           usage = {
             promptTokens: chunk.usage.prompt_tokens,
@@ -155,10 +220,10 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
     } else {
       const stream = await model.client.responses.create(
         { model: model.model, input, stream: true, store: false },
-        { signal },
+        { signal: dog.signal },
       );
-      let finished = false;
       for await (const event of stream) {
+        dog.alive();
         switch (event.type) {
           case "response.output_text.delta":
             if (event.delta) {
@@ -184,17 +249,19 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
             throw new AppError("model_error", "The model provider reported an error.", { cause: event });
         }
       }
-      // A Responses stream always ends with a terminal event; its absence means the stream was cut off
-      // (unless we were aborted: the SDK ends the iteration quietly then, checked below).
-      if (!finished && !signal?.aborted) {
-        throw new AppError("model_error", "The model stream ended before the reply was complete.");
-      }
     }
   } catch (e) {
+    const timeout = dog.timedOut();
+    if (timeout) throw timeout;
     if (signal?.aborted || isAbortError(e)) throw abortErrorFrom(signal, e);
     throw modelError(e);
+  } finally {
+    dog.stop();
   }
   // The SDK ends a stream's iteration without an error when its request is aborted mid-body.
+  const timeout = dog.timedOut();
+  if (timeout) throw timeout;
   if (signal?.aborted) throw abortErrorFrom(signal);
+  if (!finished) throw cutOff();
   yield usage ? { type: "done", text, usage } : { type: "done", text };
 }

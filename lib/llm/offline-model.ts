@@ -3,6 +3,15 @@
 // code path — SDK, streaming parsers, abort handling — runs without a provider. Its reply is a pure,
 // deterministic function of the messages in the request: it can only "remember" what it is sent.
 
+import {
+  extractFacts,
+  isPersonalQuestion,
+  parseFactQuestion,
+  recallFact,
+  unknownFact,
+} from "./offline-facts";
+import { isSummaryRequest, statementsFromSummaries, writeSummary } from "./offline-summary";
+
 export interface OfflineMessage {
   role: string;
   text: string;
@@ -123,15 +132,36 @@ export function parseRememberRequest(text: string): RememberRequest | null {
 function findName(text: string): string | null {
   const m = NAME_STATEMENT.exec(text);
   if (!m?.[1]) return null;
-  const name = stripValue(m[1].split(/\s+(?:and|but|so)\s+/i)[0] ?? "");
+  const name = stripValue(m[1].split(/\s+(?:and|but|so)\s+/i)[0]?.replace(/^now\s+/i, "") ?? "");
   return name ? truncate(name, 60) : null;
 }
 
 /**
- * The offline model's answer. Deterministic; sees only `messages`. The current question is the last user
- * message; only user messages before it count as things the user said earlier (system text never does).
+ * What a sentence states, as subject keys for the summary's "latest wins": each fact it states (an attribute by
+ * its subject, a like by its value) and a "remember …" request by its value. Empty: nothing worth keeping.
+ */
+export function statedSubjects(sentence: string): string[] {
+  const subjects = extractFacts(sentence).map((fact) =>
+    fact.kind === "attribute" ? `attribute:${fact.lang}:${fact.key}` : `like:${fact.value.toLowerCase()}`,
+  );
+  const request = parseRememberRequest(sentence);
+  if (request) subjects.push(`remember:${request.kind}:${request.value.toLowerCase()}`);
+  return subjects;
+}
+
+/**
+ * The offline model's answer. Deterministic; sees only `messages`. A summary request (lib/llm/summarize.ts) gets
+ * the summary of the user statements it holds (offline-summary.ts). Otherwise the current question is the last
+ * user message; the user messages before it, and the "User: …" lines of summaries sent as system messages
+ * (older than any message), are what the user said earlier. No other system text ever is.
  */
 export function offlineReply(messages: ReadonlyArray<OfflineMessage>): string {
+  if (isSummaryRequest(messages)) {
+    return writeSummary(
+      messages.filter((m) => m.role === "user").map((m) => m.text),
+      statedSubjects,
+    );
+  }
   let current = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === "user") {
@@ -146,9 +176,11 @@ export function offlineReply(messages: ReadonlyArray<OfflineMessage>): string {
     .filter((m) => m.role === "user")
     .map((m) => m.text)
     .reverse();
+  // What the user stated, newest first: the earlier user messages, then what summaries say they said.
+  const stated = [...earlierUser, ...statementsFromSummaries(messages).reverse()];
 
   if (NAME_QUESTION.test(question)) {
-    for (const text of earlierUser) {
+    for (const text of stated) {
       const name = findName(text);
       if (name) return `Your name is ${name}.`;
     }
@@ -166,8 +198,13 @@ export function offlineReply(messages: ReadonlyArray<OfflineMessage>): string {
       : `Your previous message was: "${truncate(said, 80)}"`;
   }
 
+  // "What is my code word?" — a fact stated naturally earlier ("My code word is …", offline-facts.ts).
+  const factQuestion = parseFactQuestion(question);
+  const fact = factQuestion ? recallFact(factQuestion, stated) : null;
+  if (fact) return fact;
+
   if (isRecallQuestion(question)) {
-    for (const text of earlierUser) {
+    for (const text of stated) {
       const request = parseRememberRequest(text);
       if (request) {
         return request.kind === "fact"
@@ -175,6 +212,9 @@ export function offlineReply(messages: ReadonlyArray<OfflineMessage>): string {
           : `The phrase you asked me to remember is ${request.value}.`;
       }
     }
+  }
+  if (factQuestion && isPersonalQuestion(factQuestion)) return unknownFact(factQuestion);
+  if (isRecallQuestion(question)) {
     return "I don't know — nothing in this conversation asked me to remember a phrase.";
   }
 
