@@ -2,6 +2,7 @@
 export const errorStatus = {
   bad_request: 400,
   validation_failed: 422,
+  question_too_long: 422,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -12,7 +13,12 @@ export const errorStatus = {
   self_action: 409,
   account_disabled: 403,
   payload_too_large: 413,
+  csrf: 403,
+  registration_closed: 403,
+  invalid_invite: 403,
+  rate_limited: 429,
   model_error: 502,
+  model_timeout: 504,
   storage_error: 503,
   internal_error: 500,
 } as const;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { vi } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { readTurnEvents, type TurnEvent } from "./sse";
 
@@ -40,4 +41,34 @@ export interface RecordedEntry {
 export async function contextOf(db: Db, messageId: string) {
   const row = await db.turnContext.findUniqueOrThrow({ where: { messageId } });
   return { ...row, entries: row.entries as unknown as RecordedEntry[] };
+}
+
+const savedEnv = { ...process.env };
+const openedApps: Db[] = [];
+
+/**
+ * Loads the app's modules afresh with `vars` added to the environment, exactly as a server started with those
+ * variables would. Call `closeApps()` in afterEach.
+ */
+export async function loadApp(vars: Record<string, string>) {
+  vi.resetModules();
+  process.env = { ...savedEnv, ...vars };
+  const { db } = await import("@/lib/db/client");
+  const { startTurn } = await import("./turn");
+  openedApps.push(db);
+  const turn = async (sessionId: string, userId: string, content: string) =>
+    drain(await startTurn({ sessionId, userId, input: { content } }));
+  return { db, startTurn, turn };
+}
+
+export async function closeApps() {
+  process.env = { ...savedEnv };
+  await Promise.all(openedApps.splice(0).map((db) => db.$disconnect()));
+}
+
+/** The assistant message id a turn's meta event announced. */
+export function answerIdOf(events: TurnEvent[]) {
+  const meta = events.find((e) => e.type === "meta");
+  if (meta?.type !== "meta") throw new Error("no meta event");
+  return meta.assistantMessage.id;
 }

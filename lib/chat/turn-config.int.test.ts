@@ -1,33 +1,20 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { answerOf, contextOf, createUserWithSession, drain, rowsForSession } from "./test-helpers";
+import { afterEach, describe, expect, it } from "vitest";
+import { expectConsoleError } from "@/test/console";
+import {
+  answerOf,
+  closeApps,
+  contextOf,
+  createUserWithSession,
+  drain,
+  answerIdOf as lastAssistantId,
+  loadApp,
+  rowsForSession,
+} from "./test-helpers";
 
 // Configuration must really take effect: each test loads the app modules afresh with its own environment,
 // exactly as a server started with those variables would, and inspects what the turn recorded.
 
-const saved = { ...process.env };
-const opened: Array<{ $disconnect(): Promise<void> }> = [];
-
-async function loadApp(vars: Record<string, string>) {
-  vi.resetModules();
-  process.env = { ...saved, ...vars };
-  const { db } = await import("@/lib/db/client");
-  const { startTurn } = await import("./turn");
-  opened.push(db);
-  const turn = async (sessionId: string, userId: string, content: string) =>
-    drain(await startTurn({ sessionId, userId, input: { content } }));
-  return { db, startTurn, turn };
-}
-
-afterEach(async () => {
-  process.env = { ...saved };
-  await Promise.all(opened.splice(0).map((db) => db.$disconnect()));
-});
-
-function lastAssistantId(events: Awaited<ReturnType<typeof drain>>) {
-  const meta = events.find((e) => e.type === "meta");
-  if (meta?.type !== "meta") throw new Error("no meta event");
-  return meta.assistantMessage.id;
-}
+afterEach(closeApps);
 
 describe("memory configuration", () => {
   it("MEMORY_MAX_MESSAGES=3 sends exactly the last 3 history messages", async () => {
@@ -142,6 +129,7 @@ describe("memory configuration", () => {
 
   it("a model that cannot be reached fails the turn explicitly; a retry answers without duplicating the question", async () => {
     // Port 9 (discard) on loopback refuses connections at once: no traffic leaves this machine.
+    expectConsoleError(/answer failed: model_error: Could not reach the model provider/);
     const broken = await loadApp({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
     const { userId, sessionId } = await createUserWithSession(broken.db);
     const failed = await broken.turn(sessionId, userId, "remember the phrase teal-5");

@@ -1,193 +1,302 @@
 import "server-only";
-import { buildContext } from "@/lib/context";
-import { beginTurn, commitTurn, type TurnOutcome } from "@/lib/db/turns";
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type BuiltContext, buildContext, ContextBudgetError } from "@/lib/context";
+import type { Tx } from "@/lib/db/client";
+import { isStorageError } from "@/lib/db/errors";
+import {
+  appendTurnMessages,
+  type CommitResult,
+  commitTurn,
+  getAnswerWithQuestion,
+  getSnapshotBySessionId,
+  inTransaction,
+  type Lease,
+  recordContext,
+  reopenAnswer,
+  salvageAnswerText,
+  type TurnOutcome,
+  takeLease,
+} from "@/lib/db/turns";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getModel, isAbortError, streamReply } from "@/lib/llm";
-import { type MemoryItem, policyFromConfig } from "@/lib/memory";
+import { getModel } from "@/lib/llm";
+import { type MemoryItem, memoryAfterTurn, restore, retryRefusal } from "@/lib/memory";
+import { eventStream } from "./event-stream";
+import { loadMemory } from "./memory";
+import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
 import type { TurnInput } from "./schemas";
-import { encodeEvent, type TurnEvent } from "./sse";
-
-/** The memory policy in force and how deep a rebuild reads — shared by turns and by the admin's "next turn" view. */
-export function memoryConfig() {
-  return {
-    policy: policyFromConfig({ enabled: env.MEMORY_ENABLED, maxMessages: env.MEMORY_MAX_MESSAGES }),
-    // Room for an unanswered message beside every windowed one, so a rebuild still fills the window.
-    tailRows: env.MEMORY_ENABLED ? env.MEMORY_MAX_MESSAGES * 2 + 2 : 0,
-  };
-}
+import type { TurnEvent } from "./sse";
+import { type AnswerResult, errorText, leaseLost, startHeartbeat, streamAnswer } from "./stream-answer";
+import { scheduleSummary } from "./summary-job";
 
 /**
- * Runs one turn and returns its event stream. Everything before the first byte (lease, user message,
- * memory, recorded context) happens in one transaction; the commit happens when the model is done, the
- * stream fails, or the client stops it — whichever comes first, exactly once.
+ * One chat turn, in order: take the session's lease, append the question (or reopen the answer being retried),
+ * load memory, build and record the context — all in one transaction, before the first byte — then stream the
+ * answer (lease renewed and text saved every second) and commit it fenced by the lease. Returns the turn's event
+ * stream: meta, delta*, then done or error. See docs/decisions/005-turn-pipeline.md.
  */
 export async function startTurn({
   sessionId,
   userId,
   input,
   signal,
+  overrides = {},
 }: {
   sessionId: string;
   userId: string;
   input: TurnInput;
   signal?: AbortSignal;
+  overrides?: TurnOverrides;
 }): Promise<ReadableStream<Uint8Array>> {
-  const { policy, tailRows } = memoryConfig();
   const model = getModel();
-  let contextItems: MemoryItem[] = [];
+  const leaseSeconds = env.TURN_LEASE_SECONDS;
 
-  const { turn } = await beginTurn({
-    sessionId,
-    userId,
-    ...("content" in input ? { content: input.content } : { retryMessageId: input.retryMessageId }),
-    policy,
-    tailRows,
-    leaseSeconds: env.TURN_LEASE_SECONDS,
-    model: model.model,
-    record: (memory, question) => {
-      const built = buildContext({
-        systemPrompt: env.CHAT_SYSTEM_PROMPT,
-        memory,
-        question,
-        policyId: policy.id,
-        model: model.model,
-      });
-      contextItems = built.items;
-      return {
-        entries: built.entries,
-        tokenEstimate: built.tokenEstimate,
-        policy: built.policyId,
-        model: built.model,
-      };
-    },
+  const turn = await inTransaction(async (tx) => {
+    const lease = await takeLease(tx, {
+      sessionId,
+      userId,
+      leaseId: randomUUID(),
+      leaseSeconds,
+      seqs: "content" in input ? 2 : 0,
+    });
+    const { question, answer } =
+      "content" in input
+        ? await appendTurnMessages(tx, { lease, content: input.content, model: model.model })
+        : await reopenForRetry(tx, { lease, answerId: input.retryMessageId, model: model.model });
+    const config = memoryConfig(storedMemorySettings(lease.memorySettings));
+    const memory = await loadMemory(tx, {
+      sessionId,
+      throughSeq: question.seq - 1,
+      startSeq: lease.memoryStartSeq,
+      config,
+    });
+    const questionItem: MemoryItem = { role: "user", text: question.text, seq: question.seq };
+    const context = contextFor({
+      systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
+      memory: overrides.clientMemory ?? memory.items,
+      question: questionItem,
+      config,
+      model: model.model,
+    });
+    await recordContext(tx, { sessionId, answerId: answer.id, record: contextRecord(context) });
+    return {
+      lease,
+      config,
+      question,
+      questionItem,
+      answer,
+      memory: memory.items,
+      memoryVersion: memory.version,
+      context,
+    };
   });
 
-  const abort = new AbortController();
-  if (signal?.aborted) abort.abort();
-  else signal?.addEventListener("abort", () => abort.abort(), { once: true });
-
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let open = true;
-      const write = (event: TurnEvent) => {
-        if (!open) return;
-        try {
-          controller.enqueue(encodeEvent(event));
-        } catch {
-          open = false;
-        }
-      };
-      // Deltas that arrive within one turn of the event loop leave as one frame: a fast model would otherwise
-      // cost a network write per word. Nothing waits longer than that, so tokens still stream as they arrive.
-      let pending = "";
-      let flushScheduled = false;
-      const flush = () => {
-        flushScheduled = false;
-        if (pending) write({ type: "delta", text: pending });
-        pending = "";
-      };
-      const send = (event: TurnEvent) => {
-        if (event.type === "delta") {
-          pending += event.text;
-          if (!flushScheduled) {
-            flushScheduled = true;
-            setImmediate(flush);
-          }
-          return;
-        }
-        flush();
-        write(event);
-      };
-      send({
-        type: "meta",
-        userMessage: { id: turn.user.id, seq: turn.user.seq, createdAt: turn.user.createdAt.toISOString() },
-        assistantMessage: {
-          id: turn.assistant.id,
-          seq: turn.assistant.seq,
-          createdAt: turn.assistant.createdAt.toISOString(),
-        },
-        model: model.model,
-        offline: model.offline,
+  return eventStream(async (send, clientGone) => {
+    send({
+      type: "meta",
+      userMessage: {
+        id: turn.question.id,
+        seq: turn.question.seq,
+        createdAt: turn.question.createdAt.toISOString(),
+      },
+      assistantMessage: {
+        id: turn.answer.id,
+        seq: turn.answer.seq,
+        createdAt: turn.answer.createdAt.toISOString(),
+      },
+      model: model.model,
+      offline: model.offline,
+    });
+    const stop = new AbortController();
+    const onStop = () => stop.abort();
+    for (const s of [signal, clientGone]) {
+      if (s?.aborted) onStop();
+      else s?.addEventListener("abort", onStop, { once: true });
+    }
+    const draft = { text: "" };
+    const heartbeat = startHeartbeat({
+      lease: turn.lease,
+      answerId: turn.answer.id,
+      leaseSeconds,
+      draft,
+      onLeaseLost: () => stop.abort(leaseLost()),
+    });
+    try {
+      const answer = await streamAnswer({
+        items: turn.context.items,
+        model,
+        signal: stop.signal,
+        draft,
+        onDelta: (text) => send({ type: "delta", text }),
       });
-
-      void (async () => {
-        let text = "";
-        let outcome: TurnOutcome;
-        let failure: AppError | undefined;
-        try {
-          for await (const event of streamReply({ items: contextItems, signal: abort.signal })) {
-            if (event.type === "delta") {
-              text += event.text;
-              send({ type: "delta", text: event.text });
-            } else {
-              text = event.text;
-              outcome = {
-                status: "complete",
-                text,
-                promptTokens: event.usage?.promptTokens,
-                completionTokens: event.usage?.completionTokens,
-              };
-            }
-          }
-          outcome ??= { status: "complete", text };
-        } catch (e) {
-          if (isAbortError(e) || abort.signal.aborted) {
-            outcome = { status: "interrupted", text };
-          } else {
-            failure =
-              e instanceof AppError
-                ? e
-                : new AppError("model_error", "The model did not answer.", { cause: e });
-            const cause =
-              failure.cause instanceof Error ? failure.cause.message : String(failure.cause ?? "");
-            console.error(
-              `[chat] turn failed in session ${sessionId}: ${failure.code}: ${failure.message} (${cause})`,
-            );
-            outcome = { status: "failed", text };
-          }
-        }
-        try {
-          const committed = await commitTurn({ turn, outcome, policy });
-          if (!committed) {
-            send({
-              type: "error",
-              code: "not_found",
-              message: "This conversation was deleted while answering.",
-            });
-          } else if (failure) {
-            send({ type: "error", code: failure.code, message: failure.message });
-          } else {
-            const usage =
-              outcome.status === "complete"
-                ? { promptTokens: outcome.promptTokens, completionTokens: outcome.completionTokens }
-                : {};
-            send({
-              type: "done",
-              status: outcome.status === "complete" ? "complete" : "interrupted",
-              ...usage,
-            });
-          }
-        } catch (e) {
-          console.error(`[chat] commit failed in session ${sessionId}:`, e);
-          send({
-            type: "error",
-            code: "storage_error",
-            message: "The answer could not be saved. Try again.",
-          });
-        }
-        if (open) {
-          open = false;
-          try {
-            controller.close();
-          } catch {
-            // already closed by a cancel
-          }
-        }
-      })();
-    },
-    cancel() {
-      abort.abort();
-    },
+      send(await finishTurn({ turn, answer }));
+    } finally {
+      heartbeat.stop();
+    }
   });
+}
+
+type StoredMessage = { id: string; seq: number; createdAt: Date };
+type StartedTurn = {
+  lease: Lease;
+  config: MemoryConfig;
+  question: StoredMessage;
+  questionItem: MemoryItem;
+  answer: StoredMessage;
+  memory: MemoryItem[];
+  /** The snapshot version the memory was read from (null: there was none). */
+  memoryVersion: number | null;
+  context: BuiltContext;
+};
+
+/** The retried answer, emptied for another attempt, and its question — when the retry rule allows it. */
+async function reopenForRetry(
+  tx: Tx,
+  { lease, answerId, model }: { lease: Lease; answerId: string; model: string },
+) {
+  const { answer, question } = await getAnswerWithQuestion(tx, { sessionId: lease.sessionId, answerId });
+  const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore });
+  if (refusal || !question) throw new AppError("conflict", refusal ?? "This answer cannot be retried.");
+  return { question, answer: await reopenAnswer(tx, { answerId, model }) };
+}
+
+/**
+ * What an API client may change about one turn (issue 15). `systemPrompt` replaces the configured one for this
+ * turn; `clientMemory` is sent instead of the conversation's memory (the client resends the conversation itself,
+ * OpenAI's own semantics). Either way the turn is recorded as usual and the conversation's snapshot keeps being
+ * maintained from its history, so switching back to server-side memory loses nothing.
+ */
+export interface TurnOverrides {
+  systemPrompt?: string;
+  clientMemory?: MemoryItem[];
+}
+
+/** The pure context builder with the conversation's budget; a question that alone does not fit is a 422. */
+function contextFor({
+  systemPrompt,
+  memory,
+  question,
+  config,
+  model,
+}: {
+  systemPrompt: string;
+  memory: MemoryItem[];
+  question: MemoryItem;
+  config: MemoryConfig;
+  model: string;
+}): BuiltContext {
+  try {
+    return buildContext({
+      systemPrompt,
+      memory,
+      question,
+      policyId: config.policy.id,
+      model,
+      tokenizer: config.tokenizer,
+      maxTokens: config.contextMaxTokens,
+      modelContextTokens: config.modelContextTokens,
+    });
+  } catch (e) {
+    if (!(e instanceof ContextBudgetError)) throw e;
+    throw new AppError(
+      "question_too_long",
+      `This message is too long for the model: it needs ${e.requiredTokens} tokens with the system prompt, and at most ${e.budget} fit. Shorten it and send it again.`,
+      { details: { questionTokens: e.questionTokens, requiredTokens: e.requiredTokens, budget: e.budget } },
+    );
+  }
+}
+
+function contextRecord(context: BuiltContext) {
+  return {
+    entries: context.entries,
+    tokenEstimate: context.tokenEstimate,
+    policy: context.policyId,
+    model: context.model,
+  };
+}
+
+/** Commits the answer and says how the turn ended, as the stream's last event. */
+async function finishTurn({ turn, answer }: { turn: StartedTurn; answer: AnswerResult }): Promise<TurnEvent> {
+  const { outcome, failure } = answer;
+  let committed: CommitResult;
+  let items: MemoryItem[];
+  try {
+    ({ committed, items } = await commitAnswer(turn, outcome));
+  } catch (e) {
+    console.error(`[chat] answer in session ${turn.lease.sessionId} could not be saved: ${errorText(e)}`);
+    return {
+      type: "error",
+      code: "storage_error",
+      message: "The answer could not be saved. What was shown up to the last second is kept; try again.",
+    };
+  }
+  if (committed === "lease_lost") return lostCommit(turn, outcome);
+  scheduleSummary({ sessionId: turn.lease.sessionId, items, config: turn.config });
+  if (failure) return { type: "error", code: failure.code, message: failure.message };
+  return outcome.status === "complete"
+    ? {
+        type: "done",
+        status: "complete",
+        promptTokens: outcome.promptTokens,
+        completionTokens: outcome.completionTokens,
+      }
+    : { type: "done", status: "interrupted" };
+}
+
+/**
+ * Writes the answer and the snapshot the turn leaves behind: its memory plus its question and (completed) answer,
+ * under the policy. If a summary replaced the snapshot while the answer streamed, the turn is folded onto that one
+ * instead, so the summary is kept. Storage failures are retried for a while (the heartbeat keeps the lease).
+ */
+async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome) {
+  const { config, lease } = turn;
+  const answer: MemoryItem | null =
+    outcome.status === "complete" ? { role: "assistant", text: outcome.text, seq: turn.answer.seq } : null;
+  let memory = turn.memory;
+  let baseVersion = turn.memoryVersion;
+  for (let attempt = 0; ; attempt++) {
+    const items = memoryAfterTurn({ memory, question: turn.questionItem, answer, policy: config.policy });
+    const committed = await withStorageRetry(lease.sessionId, () =>
+      commitTurn({
+        lease,
+        answerId: turn.answer.id,
+        outcome,
+        snapshot: { items, policy: config.policy.id, throughSeq: turn.answer.seq, baseVersion },
+      }),
+    );
+    if (committed !== "snapshot_moved" || attempt >= 2) return { committed, items };
+    const current = await getSnapshotBySessionId(undefined, { sessionId: lease.sessionId });
+    memory = current ? restore(current.items) : [];
+    baseVersion = current?.version ?? null;
+  }
+}
+
+/** Storage failures at commit time are retried for a while; the lease stays this turn's meanwhile. */
+const COMMIT_RETRY_MS = [200, 500, 1000, 2000, 4000, 8000];
+
+async function withStorageRetry<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (e) {
+      const delay = COMMIT_RETRY_MS[attempt];
+      if (!isStorageError(e) || delay === undefined) throw e;
+      console.warn(`[chat] commit in session ${sessionId} failed, retrying in ${delay} ms: ${errorText(e)}`);
+      await sleep(delay);
+    }
+  }
+}
+
+/** The lease was lost (deleted session, or a newer turn took over): keep the text the user saw, change nothing else. */
+async function lostCommit(turn: StartedTurn, outcome: TurnOutcome): Promise<TurnEvent> {
+  let exists = false;
+  try {
+    exists = await salvageAnswerText({ lease: turn.lease, answerId: turn.answer.id, text: outcome.text });
+  } catch (e) {
+    console.warn(`[chat] could not keep the text of a superseded answer: ${errorText(e)}`);
+  }
+  return exists
+    ? { type: "error", code: leaseLost().code, message: leaseLost().message }
+    : { type: "error", code: "not_found", message: "This conversation was deleted while answering." };
 }

@@ -2,29 +2,40 @@ import { randomUUID } from "node:crypto";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { sessionUserId } from "@/lib/auth/session-token";
+import { getSessionReview } from "@/lib/admin/session-review";
+import { sessionClaims } from "@/lib/auth/session-token";
 import { buildContext } from "@/lib/context";
 import { env } from "@/lib/env";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
 import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
-import { messageWindow } from "@/lib/memory";
+import { memoryAfterTurn, messageWindow, rebuildFromTail } from "@/lib/memory";
+import type { Role } from "@/lib/types";
 import {
   adminSessionsPageArgs,
   deleteSessionForAdmin,
   getAdminOverview,
-  getSessionReviewForAdmin,
   getTurnContextForAdmin,
   listSessionsForAdmin,
 } from "./admin";
 import { listAuditEntries } from "./admin-audit";
 import { deleteUserForAdmin, listUsersForAdmin, updateUserForAdmin } from "./admin-users";
 import { databaseKind, db, sqlitePath } from "./client";
-import { beginTurn, commitTurn } from "./turns";
+import {
+  appendTurnMessages,
+  commitTurn,
+  getHistoryTail,
+  getSnapshotBySessionId,
+  inTransaction,
+  recordContext,
+  takeLease,
+} from "./turns";
 
 // Runs on SQLite and on PostgreSQL (one fresh database per project run, shared by the files of that run, which
 // run one after another). Every test makes its own rows.
 
-vi.mock("@/lib/auth/session-token", () => ({ sessionUserId: vi.fn() }));
+vi.mock("@/lib/auth/session-token", () => ({ sessionClaims: vi.fn() }));
+// The requests below carry no Origin; the CSRF guard in route() is tested in lib/security and e2e/security.spec.ts.
+vi.mock("@/lib/security/csrf", () => ({ assertSameOrigin: () => {} }));
 
 const kind = databaseKind(env.DATABASE_URL);
 const policy = messageWindow(4);
@@ -33,9 +44,39 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-async function createUser(role: "USER" | "ADMIN" = "USER", name = "Test") {
+async function createUser(role: Role = "USER", name = "Test") {
   return db.user.create({
     data: { email: `${name.toLowerCase()}-${randomUUID()}@example.test`, name, passwordHash: "x", role },
+  });
+}
+
+/** Starts a turn with the pipeline's own queries: lease, question and empty answer, memory, recorded context. */
+async function beginTurn(sessionId: string, userId: string, content: string) {
+  return inTransaction(async (tx) => {
+    const lease = await takeLease(tx, {
+      sessionId,
+      userId,
+      leaseId: randomUUID(),
+      leaseSeconds: 60,
+      seqs: 2,
+    });
+    const { question, answer } = await appendTurnMessages(tx, { lease, content, model: "test-model" });
+    const tail = await getHistoryTail(tx, { sessionId, throughSeq: question.seq - 1, take: 10 });
+    const memory = rebuildFromTail(tail, policy);
+    const questionItem = { role: "user" as const, text: question.text, seq: question.seq };
+    const built = buildContext({
+      systemPrompt: "sys",
+      memory,
+      question: questionItem,
+      policyId: policy.id,
+      model: "m",
+    });
+    await recordContext(tx, {
+      sessionId,
+      answerId: answer.id,
+      record: { entries: built.entries, tokenEstimate: built.tokenEstimate, policy: policy.id, model: "m" },
+    });
+    return { lease, question, questionItem, answer, memory };
   });
 }
 
@@ -43,29 +84,23 @@ async function createUser(role: "USER" | "ADMIN" = "USER", name = "Test") {
 async function converse(userId: string, questions: string[], title = "Chat") {
   const session = await db.chatSession.create({ data: { userId, title } });
   for (const content of questions) {
-    const { turn } = await beginTurn({
-      sessionId: session.id,
-      userId,
-      content,
-      policy,
-      tailRows: 10,
-      leaseSeconds: 60,
-      model: "test-model",
-      record: (memory, question) => {
-        const built = buildContext({
-          systemPrompt: "sys",
-          memory,
-          question,
-          policyId: policy.id,
-          model: "m",
-        });
-        return { entries: built.entries, tokenEstimate: built.tokenEstimate, policy: policy.id, model: "m" };
-      },
-    });
+    const turn = await beginTurn(session.id, userId, content);
+    const text = `answer: ${content}`;
     await commitTurn({
-      turn,
-      outcome: { status: "complete", text: `answer: ${content}`, promptTokens: 7, completionTokens: 3 },
-      policy,
+      lease: turn.lease,
+      answerId: turn.answer.id,
+      outcome: { status: "complete", text, promptTokens: 7, completionTokens: 3 },
+      snapshot: {
+        items: memoryAfterTurn({
+          memory: turn.memory,
+          question: turn.questionItem,
+          answer: { role: "assistant", text, seq: turn.answer.seq },
+          policy,
+        }),
+        policy: policy.id,
+        throughSeq: turn.answer.seq,
+        baseVersion: (await getSnapshotBySessionId(db, { sessionId: session.id }))?.version ?? null,
+      },
     });
   }
   const messages = await db.chatMessage.findMany({ where: { sessionId: session.id }, select: { id: true } });
@@ -173,23 +208,19 @@ describe(`admin: deleting a session (${kind})`, () => {
     const owner = await createUser();
     const admin = await createUser("ADMIN", "Admin");
     const { sessionId, messageIds } = await converse(owner.id, ["earlier"]);
-    const { turn } = await beginTurn({
-      sessionId,
-      userId: owner.id,
-      content: "still answering",
-      policy,
-      tailRows: 10,
-      leaseSeconds: 60,
-      model: "test-model",
-      record: () => ({ entries: [], tokenEstimate: 0, policy: policy.id, model: "m" }),
-    });
+    const turn = await beginTurn(sessionId, owner.id, "still answering");
 
     const receipt = await deleteSessionForAdmin({ sessionId, actorId: admin.id });
     expect(receipt.deleted.ChatMessage).toBe(4);
 
-    const committed = await commitTurn({ turn, outcome: { status: "complete", text: "late" }, policy });
-    expect(committed).toBe(false);
-    const after = await rowsReferring([sessionId, ...messageIds, turn.user.id, turn.assistant.id]);
+    const committed = await commitTurn({
+      lease: turn.lease,
+      answerId: turn.answer.id,
+      outcome: { status: "complete", text: "late" },
+      snapshot: { items: [], policy: policy.id, throughSeq: turn.answer.seq, baseVersion: null },
+    });
+    expect(committed).toBe("lease_lost");
+    const after = await rowsReferring([sessionId, ...messageIds, turn.question.id, turn.answer.id]);
     expect(after).toEqual(zeroEverywhere(after));
   });
 
@@ -209,7 +240,7 @@ describe(`admin: session review (${kind})`, () => {
     const questions = Array.from({ length: 5 }, (_, i) => `question ${i + 1}`);
     const { sessionId } = await converse(owner.id, questions);
 
-    const newest = await getSessionReviewForAdmin({ sessionId, limit: 4, policy, tailRows: 10 });
+    const newest = await getSessionReview({ sessionId, limit: 4, config: { policy, tailRows: 10 } });
     expect(newest.session).toMatchObject({ id: sessionId, messageCount: 10, owner: { id: owner.id } });
     expect(newest.messages.map((m) => m.seq)).toEqual([7, 8, 9, 10]);
     expect(newest.hasMore).toBe(true);
@@ -224,32 +255,34 @@ describe(`admin: session review (${kind})`, () => {
     expect(newest.snapshot).toMatchObject({ policy: "window:4", throughSeq: 10, current: true });
     expect(newest.nextContextSeqs).toEqual([7, 8, 9, 10]);
 
-    const older = await getSessionReviewForAdmin({ sessionId, beforeSeq: 7, limit: 4, policy, tailRows: 10 });
+    const older = await getSessionReview({
+      sessionId,
+      beforeSeq: 7,
+      limit: 4,
+      config: { policy, tailRows: 10 },
+    });
     expect(older.messages.map((m) => m.seq)).toEqual([3, 4, 5, 6]);
-    const oldest = await getSessionReviewForAdmin({
+    const oldest = await getSessionReview({
       sessionId,
       beforeSeq: 3,
       limit: 4,
-      policy,
-      tailRows: 10,
+      config: { policy, tailRows: 10 },
     });
     expect(oldest.messages.map((m) => m.seq)).toEqual([1, 2]);
     expect(oldest.hasMore).toBe(false);
 
     // Under another policy the snapshot is stale; the next turn would rebuild from the tail.
-    const wider = await getSessionReviewForAdmin({
+    const wider = await getSessionReview({
       sessionId,
       limit: 4,
-      policy: messageWindow(6),
-      tailRows: 14,
+      config: { policy: messageWindow(6), tailRows: 14 },
     });
     expect(wider.snapshot?.current).toBe(false);
     expect(wider.nextContextSeqs).toEqual([5, 6, 7, 8, 9, 10]);
-    const off = await getSessionReviewForAdmin({
+    const off = await getSessionReview({
       sessionId,
       limit: 4,
-      policy: messageWindow(6),
-      tailRows: 0,
+      config: { policy: messageWindow(6), tailRows: 0 },
     });
     expect(off.nextContextSeqs).toEqual([]);
   });
@@ -257,7 +290,7 @@ describe(`admin: session review (${kind})`, () => {
   it("reads back the recorded context of a turn", async () => {
     const owner = await createUser();
     const { sessionId } = await converse(owner.id, ["one", "two"]);
-    const review = await getSessionReviewForAdmin({ sessionId, limit: 10, policy, tailRows: 10 });
+    const review = await getSessionReview({ sessionId, limit: 10, config: { policy, tailRows: 10 } });
     const secondAnswer = review.messages.find((m) => m.seq === 4);
     const context = await getTurnContextForAdmin({ sessionId, messageId: secondAnswer?.id ?? "" });
     const entries = context.entries as { source: string; seq?: number }[];
@@ -372,7 +405,7 @@ describe(`admin: the sessions list (${kind})`, () => {
       const deep = await client.chatSession.findMany(
         adminSessionsPageArgs({
           limit,
-          cursor: { updatedAt: new Date(base + 1500 * 1000), id: middle?.id ?? "" },
+          cursor: { at: new Date(base + 1500 * 1000), id: middle?.id ?? "" },
         }),
       );
       expect(first).toHaveLength(limit + 1);
@@ -581,7 +614,9 @@ describe(`admin: overview (${kind})`, () => {
 });
 
 describe(`admin API authorization (${kind})`, () => {
-  const signedIn = (id: string | null) => vi.mocked(sessionUserId).mockResolvedValue(id ?? null);
+  // A valid, unrevoked token of user `id` (token version 0, as created), or no token.
+  const signedIn = (id: string | null) =>
+    vi.mocked(sessionClaims).mockResolvedValue(id ? { uid: id, ver: 0, sid: null } : null);
   const ctx = <P>(params: P) => ({ params: Promise.resolve(params) });
 
   it("answers 401 to anonymous callers, 403 to a USER, and changes nothing", async () => {
@@ -662,10 +697,12 @@ describe(`admin API authorization (${kind})`, () => {
     const body = (await got.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual([
       "hasMore",
+      "memoryStartSeq",
       "messages",
       "nextContextSeqs",
       "policy",
       "session",
+      "settings",
       "snapshot",
     ]);
     expect(body.hasMore).toBe(true);

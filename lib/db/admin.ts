@@ -1,11 +1,12 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { type MemoryItem, type MemoryPolicy, restore } from "@/lib/memory";
+import type { MemoryItem } from "@/lib/memory";
+import type { MessageRole, MessageStatus } from "@/lib/types";
 import { databaseKind, db, type Prisma } from "./client";
-import type { Cursor } from "./cursor";
+import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { getMessagesBySessionId, unsafeDeleteSessionById } from "./sessions";
-import { getTurnContextByMessageId, isSnapshotCurrent, readParts, rebuildMemory } from "./turns";
+import { getTurnContextByMessageId, readParts } from "./turns";
 
 // Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
 // admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.
@@ -57,21 +58,17 @@ function contains(q: string): Prisma.StringFilter {
 
 /**
  * The findMany arguments of one page of the admin session list, exported so the query-plan test can run the very
- * same query. Keyset pagination on (updatedAt desc, id desc), served by the index ChatSession(updatedAt, id): the
- * cursor's `updatedAt <= …` conjunct makes the database start the index walk at the cursor instead of filtering
- * from the top, and `take: limit + 1` stops it after one page (the extra row says whether there is a next page).
+ * same query: keyset pagination (lib/db/cursor.ts) on (updatedAt desc, id desc), served by the index
+ * ChatSession(updatedAt, id).
  */
 export function adminSessionsPageArgs({ q, cursor, limit }: { q?: string; cursor?: Cursor; limit: number }) {
-  const and: Prisma.ChatSessionWhereInput[] = [];
-  if (cursor) {
-    and.push({ updatedAt: { lte: cursor.updatedAt } });
-    and.push({ OR: [{ updatedAt: { lt: cursor.updatedAt } }, { id: { lt: cursor.id } }] });
-  }
-  if (q) and.push({ OR: [{ title: contains(q) }, { user: { email: contains(q) } }] });
+  const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
+  const search: Prisma.ChatSessionWhereInput = q
+    ? { OR: [{ title: contains(q) }, { user: { email: contains(q) } }] }
+    : {};
   return {
-    where: and.length > 0 ? { AND: and } : {},
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: limit + 1,
+    ...args,
+    where: { AND: [where, search] },
     select: adminSessionSelect,
   } satisfies Prisma.ChatSessionFindManyArgs;
 }
@@ -87,12 +84,8 @@ export async function listSessionsForAdmin({
   limit: number;
 }): Promise<{ sessions: AdminSession[]; nextCursor: Cursor | null }> {
   const rows = await db.chatSession.findMany(adminSessionsPageArgs({ q, cursor, limit }));
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    sessions: page.map(toAdminSession),
-    nextCursor: rows.length > limit && last ? { updatedAt: last.updatedAt, id: last.id } : null,
-  };
+  const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
+  return { sessions: page.map(toAdminSession), nextCursor };
 }
 
 export async function getSessionForAdminOrThrow({ sessionId }: { sessionId: string }) {
@@ -108,9 +101,9 @@ export async function getSessionForAdminOrThrow({ sessionId }: { sessionId: stri
 export interface AdminMessage {
   id: string;
   seq: number;
-  role: "system" | "user" | "assistant" | "tool";
+  role: MessageRole;
   text: string;
-  status: "complete" | "streaming" | "interrupted" | "failed";
+  status: MessageStatus;
   model: string | null;
   promptTokens: number | null;
   completionTokens: number | null;
@@ -120,70 +113,34 @@ export interface AdminMessage {
   createdAt: Date;
 }
 
-export interface AdminSnapshot {
-  items: MemoryItem[];
-  policy: string;
-  throughSeq: number;
-  version: number;
-  updatedAt: Date;
-  /**
-   * Whether the next turn uses these items as they are: made by the policy in force and covering the whole
-   * history. Otherwise the next turn rebuilds memory from the history tail (and `nextContextSeqs` says how).
-   */
-  current: boolean;
-  /** Set when the stored items do not parse; the next turn would fail the same way. */
-  error?: string;
-}
-
 /**
- * One page of a session's history (newest page first, ascending within the page) beside its memory: the stored
- * snapshot and the history seqs the model would be sent on the next turn under `policy`.
+ * One page of a session's history (newest page first, ascending within the page) beside the raw pieces of its
+ * memory: the stored snapshot row and the session's memory settings and start boundary. lib/admin/session-review.ts
+ * turns them into what the next turn would see, by the rules a turn uses.
  */
 export async function getSessionReviewForAdmin({
   sessionId,
   beforeSeq,
   limit,
-  policy,
-  tailRows,
 }: {
   sessionId: string;
   beforeSeq?: number;
   limit: number;
-  policy: MemoryPolicy;
-  tailRows: number;
 }) {
-  const session = await getSessionForAdminOrThrow({ sessionId });
-  const [page, snap] = await Promise.all([
+  const [session, memory] = await Promise.all([
+    getSessionForAdminOrThrow({ sessionId }),
+    db.chatSession.findUnique({
+      where: { id: sessionId },
+      select: { memorySettings: true, memoryStartSeq: true },
+    }),
+  ]);
+  const [page, snapshot] = await Promise.all([
     getMessagesBySessionId({ sessionId, beforeSeq, limit }),
     db.memorySnapshot.findUnique({
       where: { sessionId },
       select: { items: true, policy: true, throughSeq: true, version: true, updatedAt: true },
     }),
   ]);
-
-  let snapshot: AdminSnapshot | null = null;
-  if (snap) {
-    const lastSeq = session.messageCount;
-    snapshot = {
-      items: [],
-      policy: snap.policy,
-      throughSeq: snap.throughSeq,
-      version: snap.version,
-      updatedAt: snap.updatedAt,
-      current: false,
-    };
-    try {
-      snapshot.items = restore(snap.items);
-      snapshot.current = isSnapshotCurrent(snap, { policy, throughSeq: lastSeq });
-    } catch (e) {
-      snapshot.error = e instanceof Error ? e.message : "The stored memory items are not valid.";
-    }
-  }
-  // Decided exactly as a turn decides (lib/db/turns.ts): the snapshot when current, else the tail rebuild.
-  const memory = snapshot?.current
-    ? snapshot.items
-    : await rebuildMemory(db, { sessionId, policy, throughSeq: session.messageCount, tailRows });
-
   const messages: AdminMessage[] = page.messages.map((m) => {
     const { toolCalls, imageUrls } = readParts(m.parts);
     return {
@@ -201,14 +158,13 @@ export async function getSessionReviewForAdmin({
       createdAt: m.createdAt,
     };
   });
-
   return {
     session,
     messages,
     hasMore: page.hasMore,
     snapshot,
-    policy: policy.id,
-    nextContextSeqs: memory.flatMap((item) => (item.seq === undefined ? [] : [item.seq])),
+    memorySettings: memory?.memorySettings ?? null,
+    memoryStartSeq: memory?.memoryStartSeq ?? 0,
   };
 }
 

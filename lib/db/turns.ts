@@ -1,17 +1,11 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { fold, type MemoryItem, type MemoryPolicy, restore, type ToolCall } from "@/lib/memory";
-import { type Db, db, type Prisma, type Tx } from "./client";
-import { isForeignKeyViolation, isRecordNotFound } from "./errors";
+import type { HistoryMessage, MemoryItem, ToolCall } from "@/lib/memory";
+import { db, type Prisma, type Tx } from "./client";
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
 
-type MessageRow = {
-  seq: number;
-  role: MemoryItem["role"];
-  text: string;
-  parts: unknown;
-  toolCallId: string | null;
-};
+// The reads and writes of a chat turn. Plain queries: which rows memory is made of, and when a snapshot can be
+// trusted, is decided by lib/memory and sequenced by lib/chat/turn.ts.
 
 /** The structured parts of a stored message (ChatMessage.parts): image URLs and tool calls, empty when absent. */
 export function readParts(value: unknown): { imageUrls: string[]; toolCalls: ToolCall[] } {
@@ -25,6 +19,14 @@ export function readParts(value: unknown): { imageUrls: string[]; toolCalls: Too
   };
 }
 
+type MessageRow = {
+  seq: number;
+  role: MemoryItem["role"];
+  text: string;
+  parts: unknown;
+  toolCallId: string | null;
+};
+
 export function messageToItem(row: MessageRow): MemoryItem {
   const item: MemoryItem = { role: row.role, text: row.text, seq: row.seq };
   const parts = readParts(row.parts);
@@ -34,21 +36,9 @@ export function messageToItem(row: MessageRow): MemoryItem {
   return item;
 }
 
-export interface ContextRecord {
-  entries: unknown;
-  tokenEstimate: number;
-  policy: string;
-  model: string;
-}
-
-export interface TurnStart {
-  sessionId: string;
-  leaseId: string;
-  /** Memory as it stood before this turn (may contain the question itself on a retry). */
-  memory: MemoryItem[];
-  user: { id: string; seq: number; text: string; createdAt: Date };
-  assistant: { id: string; seq: number; createdAt: Date };
-  retried: boolean;
+/** Runs `work` in one interactive transaction. */
+export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.$transaction(work);
 }
 
 const notFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");
@@ -58,15 +48,27 @@ const busy = () =>
     "An answer is still being written in this conversation. Wait for it or stop it.",
   );
 
+export interface Lease {
+  sessionId: string;
+  leaseId: string;
+  /** The session's lastSeq before this turn took the lease. */
+  seqBefore: number;
+  /** The conversation's stored memory settings (unparsed; null: the defaults). */
+  memorySettings: unknown;
+  /** Memory was cleared through this seq (0: never). */
+  memoryStartSeq: number;
+}
+
 /**
- * Takes the session's turn lease with one conditional UPDATE. Returns the session's lastSeq before and after, and
- * whether the lease was taken over from a turn that never released it (its process died: its lease expired).
- * A live lease held by another turn → 409; a session that is missing or not the caller's → 404.
+ * Takes the session's turn lease with one conditional UPDATE and reserves `seqs` message seqs. A live lease held by
+ * another turn → 409; a session that is missing or not the caller's → 404. When the lease is taken over from a
+ * turn that stopped renewing it (its process died), that turn's answer is marked interrupted, keeping the text it
+ * had saved.
  *
  * The common case — the previous turn committed and released the lease — is one statement. Only when that finds
- * no free lease does a second UPDATE take an expired one (and the caller then tidies up after the dead turn).
+ * no free lease does a second UPDATE take an expired one.
  */
-async function takeLease(
+export async function takeLease(
   tx: Tx,
   {
     sessionId,
@@ -75,7 +77,7 @@ async function takeLease(
     leaseSeconds,
     seqs,
   }: { sessionId: string; userId: string; leaseId: string; leaseSeconds: number; seqs: number },
-) {
+): Promise<Lease> {
   const now = new Date();
   const take = (free: Prisma.ChatSessionWhereInput) =>
     tx.chatSession.updateManyAndReturn({
@@ -86,7 +88,7 @@ async function takeLease(
         lastSeq: { increment: seqs },
         updatedAt: now,
       },
-      select: { lastSeq: true },
+      select: { lastSeq: true, memorySettings: true, memoryStartSeq: true },
     });
   let abandoned = false;
   let [row] = await take({ leaseUntil: null });
@@ -98,191 +100,187 @@ async function takeLease(
     const exists = await tx.chatSession.findFirst({ where: { id: sessionId, userId }, select: { id: true } });
     throw exists ? busy() : notFound();
   }
-  return { before: row.lastSeq - seqs, after: row.lastSeq, abandoned };
+  const seqBefore = row.lastSeq - seqs;
+  // Only a lease that was taken over can have left an answer in `streaming`: a released lease means its turn
+  // committed.
+  if (abandoned && seqBefore > 0) {
+    await tx.chatMessage.updateMany({
+      where: { sessionId, seq: seqBefore, status: "streaming" },
+      data: { status: "interrupted" },
+    });
+  }
+  return {
+    sessionId,
+    leaseId,
+    seqBefore,
+    memorySettings: row.memorySettings,
+    memoryStartSeq: row.memoryStartSeq,
+  };
 }
 
-/** Whether a stored snapshot is what `policy` makes of the history through `throughSeq`. */
-export function isSnapshotCurrent(
-  snap: { policy: string; throughSeq: number },
-  { policy, throughSeq }: { policy: MemoryPolicy; throughSeq: number },
+const questionSelect = { id: true, seq: true, text: true, createdAt: true } as const;
+const answerSelect = { id: true, seq: true, createdAt: true } as const;
+
+/** The user's question and an empty assistant answer in `streaming`, at the two seqs the lease reserved. */
+export async function appendTurnMessages(
+  tx: Tx,
+  { lease, content, model }: { lease: Lease; content: string; model: string },
 ) {
-  return snap.policy === policy.id && snap.throughSeq === throughSeq;
+  const { sessionId, seqBefore } = lease;
+  const question = await tx.chatMessage.create({
+    data: { sessionId, seq: seqBefore + 1, role: "user", text: content, status: "complete" },
+    select: questionSelect,
+  });
+  const answer = await tx.chatMessage.create({
+    data: { sessionId, seq: seqBefore + 2, role: "assistant", text: "", status: "streaming", model },
+    select: answerSelect,
+  });
+  return { question, answer };
 }
 
-/**
- * Memory rebuilt from an indexed read of at most `tailRows` rows of the history tail (never the whole history).
- * Unfinished answers are history, not memory: only user messages and completed messages are folded in.
- */
-export async function rebuildMemory(
-  client: Tx | Db,
+/** An answer of the session and the message right before it, for the retry rule to judge. */
+export async function getAnswerWithQuestion(
+  tx: Tx,
+  { sessionId, answerId }: { sessionId: string; answerId: string },
+) {
+  const answer = await tx.chatMessage.findFirst({
+    where: { id: answerId, sessionId },
+    select: { id: true, seq: true, role: true, status: true },
+  });
+  const question = answer
+    ? await tx.chatMessage.findUnique({
+        where: { sessionId_seq: { sessionId, seq: answer.seq - 1 } },
+        select: { ...questionSelect, role: true },
+      })
+    : null;
+  return { answer, question };
+}
+
+/** Empties an answer for another attempt: status `streaming`, its old recorded context removed. */
+export async function reopenAnswer(tx: Tx, { answerId, model }: { answerId: string; model: string }) {
+  await tx.turnContext.deleteMany({ where: { messageId: answerId } });
+  return tx.chatMessage.update({
+    where: { id: answerId },
+    data: {
+      text: "",
+      status: "streaming",
+      model,
+      promptTokens: null,
+      completionTokens: null,
+      createdAt: new Date(),
+    },
+    select: answerSelect,
+  });
+}
+
+/** The session's one memory snapshot row, items not yet parsed. */
+export async function getSnapshotBySessionId(
+  client: Tx | typeof db | undefined,
+  { sessionId }: { sessionId: string },
+) {
+  return (client ?? db).memorySnapshot.findUnique({
+    where: { sessionId },
+    select: { items: true, policy: true, throughSeq: true, version: true },
+  });
+}
+
+/** The newest `take` history messages after `afterSeq` up to `throughSeq`, oldest first: one indexed range read. */
+export async function getHistoryTail(
+  client: Tx | typeof db,
   {
     sessionId,
-    policy,
     throughSeq,
-    tailRows,
-  }: { sessionId: string; policy: MemoryPolicy; throughSeq: number; tailRows: number },
-): Promise<MemoryItem[]> {
-  if (tailRows === 0 || throughSeq === 0) return [];
+    take,
+    afterSeq = 0,
+  }: { sessionId: string; throughSeq: number; take: number; afterSeq?: number },
+): Promise<HistoryMessage[]> {
+  if (take === 0 || throughSeq <= afterSeq) return [];
   const rows = await client.chatMessage.findMany({
-    where: { sessionId, seq: { lte: throughSeq } },
+    where: { sessionId, seq: { lte: throughSeq, gt: afterSeq } },
     orderBy: { seq: "desc" },
-    take: tailRows,
+    take,
     select: { seq: true, role: true, text: true, parts: true, toolCallId: true, status: true },
   });
-  const items = rows
-    .reverse()
-    .filter((r) => r.role === "user" || r.status === "complete")
-    .map(messageToItem);
-  return policy.apply(items);
+  return rows.reverse().map((row) => ({ item: messageToItem(row), status: row.status }));
 }
 
-/** Reads memory: the one snapshot row, or a rebuild when it is missing, behind, or made by another policy. */
-async function readMemory(
-  tx: Tx,
-  args: { sessionId: string; policy: MemoryPolicy; throughSeq: number; tailRows: number },
-): Promise<MemoryItem[]> {
-  const snap = await tx.memorySnapshot.findUnique({
-    where: { sessionId: args.sessionId },
-    select: { items: true, policy: true, throughSeq: true },
-  });
-  if (snap && isSnapshotCurrent(snap, args)) return restore(snap.items);
-  return rebuildMemory(tx, args);
-}
-
-/**
- * Starts a turn in one transaction: lease, user message (or the retried one), an assistant placeholder in
- * status `streaming`, memory, and the recorded context that `record` builds from that memory.
- */
-export async function beginTurn({
-  sessionId,
-  userId,
-  content,
-  retryMessageId,
-  policy,
-  tailRows,
-  leaseSeconds,
-  model,
-  record,
-}: {
-  sessionId: string;
-  userId: string;
-  content?: string;
-  retryMessageId?: string;
-  policy: MemoryPolicy;
-  tailRows: number;
-  leaseSeconds: number;
+export interface ContextRecord {
+  entries: unknown;
+  tokenEstimate: number;
+  policy: string;
   model: string;
-  record: (memory: MemoryItem[], question: MemoryItem) => ContextRecord;
-}): Promise<{ turn: TurnStart; context: ContextRecord }> {
-  const leaseId = randomUUID();
-  return db.$transaction(async (tx) => {
-    const isRetry = retryMessageId !== undefined;
-    const seq = await takeLease(tx, { sessionId, userId, leaseId, leaseSeconds, seqs: isRetry ? 0 : 2 });
-    let user: TurnStart["user"];
-    let assistant: TurnStart["assistant"];
+}
 
-    if (isRetry) {
-      const failed = await tx.chatMessage.findFirst({
-        where: {
-          id: retryMessageId,
-          sessionId,
-          seq: seq.before,
-          role: "assistant",
-          status: { in: ["failed", "interrupted"] },
-        },
-        select: { id: true, seq: true },
-      });
-      const question = failed
-        ? await tx.chatMessage.findUnique({
-            where: { sessionId_seq: { sessionId, seq: failed.seq - 1 } },
-            select: { id: true, seq: true, text: true, createdAt: true, role: true },
-          })
-        : null;
-      if (!failed || question?.role !== "user") {
-        throw new AppError("conflict", "Only the latest failed or interrupted answer can be retried.");
-      }
-      await tx.turnContext.deleteMany({ where: { messageId: failed.id } });
-      const reset = await tx.chatMessage.update({
-        where: { id: failed.id },
-        data: {
-          text: "",
-          status: "streaming",
-          model,
-          promptTokens: null,
-          completionTokens: null,
-          createdAt: new Date(),
-        },
-        select: { id: true, seq: true, createdAt: true },
-      });
-      user = { id: question.id, seq: question.seq, text: question.text, createdAt: question.createdAt };
-      assistant = reset;
-    } else {
-      // A turn whose process died keeps status `streaming` after its lease expired; it ended, so say so. Only a
-      // lease that was taken over can have left one behind: a released lease means its turn committed.
-      if (seq.abandoned && seq.before > 0) {
-        await tx.chatMessage.updateMany({
-          where: { sessionId, seq: seq.before, status: "streaming" },
-          data: { status: "interrupted" },
-        });
-      }
-      const text = content ?? "";
-      user = await tx.chatMessage.create({
-        data: { sessionId, seq: seq.before + 1, role: "user", text, status: "complete" },
-        select: { id: true, seq: true, text: true, createdAt: true },
-      });
-      assistant = await tx.chatMessage.create({
-        data: { sessionId, seq: seq.before + 2, role: "assistant", text: "", status: "streaming", model },
-        select: { id: true, seq: true, createdAt: true },
-      });
-    }
-
-    const memory = await readMemory(tx, { sessionId, policy, throughSeq: seq.before, tailRows });
-    const question: MemoryItem = { role: "user", text: user.text, seq: user.seq };
-    const context = record(memory, question);
-    await tx.turnContext.create({
-      data: {
-        sessionId,
-        messageId: assistant.id,
-        entries: context.entries as object,
-        tokenEstimate: context.tokenEstimate,
-        policy: context.policy,
-        model: context.model,
-      },
-      select: { id: true },
-    });
-    return { turn: { sessionId, leaseId, memory, user, assistant, retried: isRetry }, context };
+/** Stores what one turn sent to the model, addressed by the answer it produced. */
+export async function recordContext(
+  tx: Tx,
+  { sessionId, answerId, record }: { sessionId: string; answerId: string; record: ContextRecord },
+) {
+  await tx.turnContext.create({
+    data: {
+      sessionId,
+      messageId: answerId,
+      entries: record.entries as object,
+      tokenEstimate: record.tokenEstimate,
+      policy: record.policy,
+      model: record.model,
+    },
+    select: { id: true },
   });
+}
+
+/** Extends a held lease. False when it is no longer this turn's (taken over, or the session is gone). */
+export async function renewLease({ lease, leaseSeconds }: { lease: Lease; leaseSeconds: number }) {
+  const { count } = await db.chatSession.updateMany({
+    where: { id: lease.sessionId, leaseId: lease.leaseId },
+    data: { leaseUntil: new Date(Date.now() + leaseSeconds * 1000) },
+  });
+  return count === 1;
+}
+
+/** Saves the text of an answer that is still being written, so a crash keeps what the user already saw. */
+export async function saveAnswerDraft({ answerId, text }: { answerId: string; text: string }) {
+  await db.chatMessage.updateMany({ where: { id: answerId, status: "streaming" }, data: { text } });
 }
 
 export type TurnOutcome =
   | { status: "complete"; text: string; promptTokens?: number; completionTokens?: number }
   | { status: "failed" | "interrupted"; text: string };
 
+/** Thrown inside the commit transaction to roll it back when the snapshot changed since the turn read it. */
+class SnapshotMoved extends Error {}
+
+export type CommitResult = "committed" | "lease_lost" | "snapshot_moved";
+
 /**
- * Ends a turn in one transaction: the assistant message gets its text and status, the snapshot is replaced
- * (never appended) and the lease is released. Returns false, writing nothing, when the session was deleted
- * meanwhile — a late stream must never recreate deleted data.
+ * Ends a turn in one transaction fenced by the lease it started with: the lease is released first, and only if it
+ * is still this turn's do the answer and the replaced snapshot get written. `lease_lost`, writing nothing, when the
+ * lease was taken over by a newer turn or the session was deleted meanwhile: a late commit can never overwrite a
+ * newer turn, flip a status, move the snapshot back or recreate deleted data. `snapshot_moved`, writing nothing,
+ * when the snapshot is no longer the version the turn started from (a summary was written meanwhile): the caller
+ * folds its turn onto the new one and commits again.
  */
 export async function commitTurn({
-  turn,
+  lease,
+  answerId,
   outcome,
-  policy,
+  snapshot,
 }: {
-  turn: TurnStart;
+  lease: Lease;
+  answerId: string;
   outcome: TurnOutcome;
-  policy: MemoryPolicy;
-}): Promise<boolean> {
-  const question: MemoryItem = { role: "user", text: turn.user.text, seq: turn.user.seq };
-  const added: MemoryItem[] =
-    outcome.status === "complete"
-      ? [question, { role: "assistant", text: outcome.text, seq: turn.assistant.seq }]
-      : [question];
-  // The policy's output is already a plain copy, ready to store.
-  const items = fold({ items: turn.memory.filter((i) => i.seq !== turn.user.seq), policy, add: added });
+  snapshot: { items: MemoryItem[]; policy: string; throughSeq: number; baseVersion: number | null };
+}): Promise<CommitResult> {
+  const { sessionId } = lease;
   try {
-    await db.$transaction(async (tx) => {
+    return await db.$transaction(async (tx) => {
+      const released = await tx.chatSession.updateMany({
+        where: { id: sessionId, leaseId: lease.leaseId },
+        data: { leaseId: null, leaseUntil: null, updatedAt: new Date() },
+      });
+      if (released.count === 0) return "lease_lost";
       await tx.chatMessage.update({
-        where: { id: turn.assistant.id },
+        where: { id: answerId },
         data: {
           text: outcome.text,
           status: outcome.status,
@@ -295,32 +293,77 @@ export async function commitTurn({
         },
         select: { id: true },
       });
-      await tx.memorySnapshot.upsert({
-        where: { sessionId: turn.sessionId },
-        create: {
-          sessionId: turn.sessionId,
-          items: items as object[],
-          policy: policy.id,
-          throughSeq: turn.assistant.seq,
-        },
-        update: {
-          items: items as object[],
-          policy: policy.id,
-          throughSeq: turn.assistant.seq,
-          version: { increment: 1 },
-        },
-        select: { sessionId: true },
-      });
-      await tx.chatSession.updateMany({
-        where: { id: turn.sessionId, leaseId: turn.leaseId },
-        data: { leaseId: null, leaseUntil: null, updatedAt: new Date() },
-      });
+      const data = {
+        items: snapshot.items as object[],
+        policy: snapshot.policy,
+        throughSeq: snapshot.throughSeq,
+      };
+      if (snapshot.baseVersion === null) {
+        await tx.memorySnapshot.create({ data: { sessionId, ...data }, select: { sessionId: true } });
+      } else {
+        const replaced = await tx.memorySnapshot.updateMany({
+          where: { sessionId, version: snapshot.baseVersion },
+          data: { ...data, version: { increment: 1 } },
+        });
+        if (replaced.count === 0) throw new SnapshotMoved();
+      }
+      return "committed";
     });
-    return true;
   } catch (e) {
-    if (isRecordNotFound(e) || isForeignKeyViolation(e)) return false;
+    if (e instanceof SnapshotMoved || isUniqueViolation(e)) return "snapshot_moved";
+    if (isRecordNotFound(e) || isForeignKeyViolation(e)) return "lease_lost";
     throw e;
   }
+}
+
+/**
+ * Replaces the snapshot's items when it is still the version they were made from (a summary written off the turn's
+ * path). False when a turn committed meanwhile: the summary is dropped and made again after a later turn.
+ */
+export async function replaceSnapshotItems({
+  sessionId,
+  version,
+  items,
+}: {
+  sessionId: string;
+  version: number;
+  items: MemoryItem[];
+}): Promise<boolean> {
+  const { count } = await db.memorySnapshot.updateMany({
+    where: { sessionId, version },
+    data: { items: items as object[], version: { increment: 1 } },
+  });
+  return count === 1;
+}
+
+/**
+ * After a lost lease: keeps the text the user saw on an answer that another turn has already marked interrupted
+ * (or that is still `streaming` under a lease nobody holds any more). Never touches an answer that a live turn is
+ * writing again (a retry reuses the row) and never changes its status to anything but interrupted.
+ */
+export async function salvageAnswerText({
+  lease,
+  answerId,
+  text,
+}: {
+  lease: Lease;
+  answerId: string;
+  text: string;
+}): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    const session = await tx.chatSession.findUnique({
+      where: { id: lease.sessionId },
+      select: { leaseId: true, leaseUntil: true },
+    });
+    if (!session) return false;
+    const held =
+      session.leaseUntil !== null && session.leaseUntil > new Date() && session.leaseId !== lease.leaseId;
+    await tx.chatMessage.updateMany({
+      where: { id: answerId, status: held ? "interrupted" : { in: ["interrupted", "streaming"] } },
+      data: { text, status: "interrupted" },
+    });
+    return true;
+  });
 }
 
 /**
@@ -351,4 +394,26 @@ export async function getTurnContextByMessageId({
   });
   if (!row?.context) throw new AppError("not_found", "No context was recorded for this message.");
   return { messageId: row.id, seq: row.seq, ...row.context };
+}
+
+/** Records that a summary could not be made (the originals were kept): ids and counts, never content. */
+export async function recordSummaryFailure({
+  sessionId,
+  status,
+  messages,
+}: {
+  sessionId: string;
+  status: "blank" | "failed";
+  messages: number;
+}) {
+  await db.auditLog.create({
+    data: {
+      actorId: null,
+      action: "memory.summary_failed",
+      targetType: "ChatSession",
+      targetId: sessionId,
+      details: { status, messages },
+    },
+    select: { id: true },
+  });
 }

@@ -1,0 +1,116 @@
+import "server-only";
+import { type Lease, renewLease, saveAnswerDraft, type TurnOutcome } from "@/lib/db/turns";
+import { AppError } from "@/lib/errors";
+import { isAbortError, type Model, streamReply } from "@/lib/llm";
+import type { MemoryItem } from "@/lib/memory";
+
+/** How often a streaming turn renews its lease and saves the answer's text so far. */
+export const HEARTBEAT_MS = 1000;
+
+export interface AnswerResult {
+  outcome: TurnOutcome;
+  /** Why the answer is `failed`, or why it was stopped by something other than the user. */
+  failure?: AppError;
+}
+
+/** The text of an answer being written, shared by the stream that writes it and the heartbeat that saves it. */
+export interface AnswerDraft {
+  text: string;
+}
+
+/** The reason a turn is stopped when its lease turns out to be someone else's. */
+export const leaseLost = () =>
+  new AppError("turn_in_progress", "Another turn took over this conversation, so this answer was stopped.");
+
+/**
+ * Keeps a turn alive while its answer streams and commits: renews the lease and saves the draft once a second, so
+ * after a crash the conversation heals as soon as the lease runs out and the user finds what they saw. A lease
+ * found taken over calls `onLeaseLost`. Storage hiccups are logged and tried again on the next beat.
+ */
+export function startHeartbeat({
+  lease,
+  answerId,
+  leaseSeconds,
+  draft,
+  onLeaseLost,
+}: {
+  lease: Lease;
+  answerId: string;
+  leaseSeconds: number;
+  draft: AnswerDraft;
+  onLeaseLost: () => void;
+}) {
+  let saved = "";
+  let running = false;
+  const beat = async () => {
+    if (running) return;
+    running = true;
+    try {
+      if (!(await renewLease({ lease, leaseSeconds }))) {
+        onLeaseLost();
+        return;
+      }
+      const text = draft.text;
+      if (text !== saved) {
+        await saveAnswerDraft({ answerId, text });
+        saved = text;
+      }
+    } catch (e) {
+      console.warn(`[chat] heartbeat of session ${lease.sessionId} failed, retrying: ${errorText(e)}`);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * Streams the model's answer to `items` into `draft`, handing each delta to `onDelta`, and says how it ended:
+ * `complete` only when the model finished properly; `interrupted` when `signal` stopped it (with a failure when the
+ * reason was a lost lease rather than the user); `failed` with the reason on a model error or timeout. The text
+ * streamed so far is kept in every case.
+ */
+export async function streamAnswer({
+  items,
+  model,
+  signal,
+  draft,
+  onDelta,
+}: {
+  items: readonly MemoryItem[];
+  model: Model;
+  signal: AbortSignal;
+  draft: AnswerDraft;
+  onDelta: (text: string) => void;
+}): Promise<AnswerResult> {
+  try {
+    for await (const event of streamReply({ items, model, signal })) {
+      if (event.type === "delta") {
+        draft.text += event.text;
+        onDelta(event.text);
+      } else {
+        draft.text = event.text;
+        return { outcome: { status: "complete", text: event.text, ...event.usage } };
+      }
+    }
+    throw new AppError("model_error", "The model stream ended before the reply was complete.");
+  } catch (e) {
+    const text = draft.text;
+    if (signal.aborted || isAbortError(e)) {
+      const reason: unknown = signal.reason;
+      return reason instanceof AppError
+        ? { outcome: { status: "interrupted", text }, failure: reason }
+        : { outcome: { status: "interrupted", text } };
+    }
+    const failure =
+      e instanceof AppError ? e : new AppError("model_error", "The model did not answer.", { cause: e });
+    console.error(`[chat] answer failed: ${failure.code}: ${failure.message} (${errorText(failure.cause)})`);
+    return { outcome: { status: "failed", text }, failure };
+  }
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e ?? "");
+}

@@ -1,0 +1,59 @@
+import "server-only";
+import { getSnapshotBySessionId, recordSummaryFailure, replaceSnapshotItems } from "@/lib/db/turns";
+import { getModel } from "@/lib/llm";
+import { summarizeWithModel } from "@/lib/llm/summarize";
+import { type MemoryItem, needsSummary, restore, summarize, summaryConfigFor } from "@/lib/memory";
+import type { MemoryConfig } from "./memory-config";
+import { errorText } from "./stream-answer";
+
+// Summaries are made after a turn is committed, off its path: the answer is already delivered and the next turn
+// never waits for one. A summary is written only onto the snapshot version it was made from; if a turn commits
+// meanwhile, that turn folds itself onto the summary (lib/chat/turn.ts) or the summary is made again later.
+
+const running = new Set<Promise<void>>();
+
+/** Starts a summary of the conversation's memory when its policy summarizes and memory reached the trigger. */
+export function scheduleSummary({
+  sessionId,
+  items,
+  config,
+}: {
+  sessionId: string;
+  items: readonly MemoryItem[];
+  config: MemoryConfig;
+}): void {
+  const { settings } = config;
+  if (!settings.enabled || settings.policy !== "summary") return;
+  if (!needsSummary(items, summaryConfigFor(settings))) return;
+  const job = summarizeSession({ sessionId, config })
+    .catch((e: unknown) => console.error(`[memory] summary of session ${sessionId} failed: ${errorText(e)}`))
+    .finally(() => running.delete(job));
+  running.add(job);
+}
+
+/** Resolves once every summary this process started has finished (tests, graceful shutdown). */
+export async function summariesSettled(): Promise<void> {
+  while (running.size > 0) await Promise.allSettled([...running]);
+}
+
+async function summarizeSession({ sessionId, config }: { sessionId: string; config: MemoryConfig }) {
+  const snapshot = await getSnapshotBySessionId(undefined, { sessionId });
+  if (!snapshot || snapshot.policy !== config.policy.id) return;
+  const model = getModel();
+  const outcome = await summarize({
+    items: restore(snapshot.items),
+    config: summaryConfigFor(config.settings),
+    summarizer: (input, signal) => summarizeWithModel(input, signal, model),
+    model: model.model,
+    now: () => new Date(),
+  });
+  if (outcome.status === "summarized") {
+    await replaceSnapshotItems({ sessionId, version: snapshot.version, items: outcome.items });
+  } else if (outcome.status !== "skipped") {
+    const messages = outcome.items.filter((item) => item.seq !== undefined).length;
+    console.warn(
+      `[memory] summary of session ${sessionId} was ${outcome.status}; the messages stay in memory`,
+    );
+    await recordSummaryFailure({ sessionId, status: outcome.status, messages });
+  }
+}
