@@ -1,0 +1,17 @@
+// Next.js calls register() once when a server instance starts (docs: app/guides/instrumentation).
+
+const started = globalThis as { recallRetentionStarted?: boolean };
+
+export async function register() {
+  // NEXT_RUNTIME is Next's own build-time switch, not configuration: Next inlines it per bundle, so the edge bundle
+  // drops this branch and never loads Prisma. lib/env.ts cannot stand in for it (reading it there is not inlined).
+  if (process.env.NEXT_RUNTIME !== "nodejs" || started.recallRetentionStarted) return;
+  started.recallRetentionStarted = true;
+  try {
+    const { startRetentionSchedule } = await import("@/lib/retention/schedule");
+    startRetentionSchedule();
+  } catch (error) {
+    // Retention is housekeeping: the server serves without it.
+    console.error("retention: could not start the schedule", error);
+  }
+}
