@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import {
   type APIRequestContext,
   type BrowserContext,
@@ -7,6 +8,7 @@ import {
   type Page,
   request as playwrightRequest,
 } from "@playwright/test";
+import { MAIN_URL } from "./config";
 
 // Shared helpers for every spec: page objects (ChatPage, AuthPage), account helpers that go through the real
 // HTTP surface, and fixtures that give each test its own freshly registered user. Import `test` and `expect`
@@ -142,6 +144,28 @@ export class ChatPage {
     };
   }
 
+  /** The chat's error line (a message not sent, a refusal, a lost connection). */
+  get error(): Locator {
+    return this.page.getByTestId("chat-error");
+  }
+
+  /** The composer's character counter, shown near the limit. */
+  get count(): Locator {
+    return this.page.getByTestId("composer-count");
+  }
+
+  /** Retry under the last failed or interrupted answer. */
+  get retryButton(): Locator {
+    return this.page.getByTestId("retry-button");
+  }
+
+  /** Types `text` and presses Enter without waiting for anything. */
+  async submit(text: string) {
+    await expect(this.input).toBeEnabled();
+    await this.input.fill(text);
+    await this.input.press("Enter");
+  }
+
   /** The text of the last assistant message. */
   async lastAnswer(): Promise<string> {
     return (await this.assistantItems.last().getByTestId("message-text").textContent())?.trim() ?? "";
@@ -268,7 +292,12 @@ export const test = base.extend<Fixtures>({
   apiAs: async ({ baseURL }, use) => {
     const contexts: APIRequestContext[] = [];
     await use(async (creds) => {
-      const context = await playwrightRequest.newContext({ baseURL });
+      // Writes need an allowed Origin (CSRF check); a browser would send it, a bare request context does not.
+      const origin = baseURL ? new URL(baseURL).origin : undefined;
+      const context = await playwrightRequest.newContext({
+        baseURL,
+        extraHTTPHeaders: origin ? { origin } : {},
+      });
       contexts.push(context);
       await signInViaApi(context, creds);
       return context;
@@ -289,3 +318,69 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+// ---------------------------------------------------------------------------------------------------------
+// Extra servers
+// ---------------------------------------------------------------------------------------------------------
+
+/** A server a spec starts itself, on the run's build and database, with extra settings. */
+export interface ExtraServer {
+  url: string;
+  stop: () => Promise<void>;
+  /** Kills the server with SIGKILL — a crash: nothing of it runs after this resolves. */
+  crash: () => Promise<void>;
+}
+
+/**
+ * Starts `next start` on `port` against this run's database (set up by scripts/e2e.ts) with `env` on top, and
+ * waits for /api/health. Use from `test.beforeAll` and stop it in `test.afterAll`. It refuses a port that
+ * already answers: that server would serve another database.
+ */
+export async function startServer(port: number, env: Record<string, string>): Promise<ExtraServer> {
+  const url = `http://127.0.0.1:${port}`;
+  const health = () =>
+    fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  if (await health()) throw new Error(`Something already answers on ${url}; stop it first.`);
+  const databaseUrl = process.env.E2E_DATABASE_URL;
+  if (!databaseUrl) throw new Error("E2E_DATABASE_URL is not set: run through `npm run test:e2e`.");
+  const child: ChildProcess = spawn(
+    "node_modules/.bin/next",
+    ["start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        NEXT_TELEMETRY_DISABLED: "1",
+        // As playwright.config.ts's servers: the tests' requests carry the main server's Origin, and every
+        // test registers a user from 127.0.0.1.
+        ALLOWED_ORIGINS: MAIN_URL,
+        RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: "10000",
+        ...(process.env.E2E_AUTH_SECRET ? { AUTH_SECRET: process.env.E2E_AUTH_SECRET } : {}),
+        ...env,
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const end = (signal: NodeJS.Signals) => async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  const stop = end("SIGTERM");
+  const deadline = Date.now() + 60_000;
+  while (!(await health())) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`The server on ${url} did not start:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, stop, crash: end("SIGKILL") };
+}

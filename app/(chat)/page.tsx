@@ -1,7 +1,10 @@
+import type { Metadata } from "next";
 import { ChatView } from "@/components/chat/chat-view";
-import { modelInfo } from "./model-info";
+import { maxInputChars, modelInfo } from "./model-info";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "New chat" };
 
 export default function NewChatPage() {
   return (
@@ -11,6 +14,7 @@ export default function NewChatPage() {
       initialMessages={[]}
       initialHasMore={false}
       modelInfo={modelInfo()}
+      maxInputChars={maxInputChars()}
     />
   );
 }

@@ -1,6 +1,12 @@
 import { AdminNav } from "@/components/admin/admin-nav";
 import { requireAdminPage } from "@/lib/admin/page-auth";
 
+// Only an admin's tab says "Admin": anyone else gets the 404's title too.
+export async function generateMetadata() {
+  await requireAdminPage();
+  return { title: "Admin" };
+}
+
 // Non-admins get the same 404 as a missing page: the console does not admit that it exists.
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
   const user = await requireAdminPage();

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { apiError, fetchOlderMessages } from "@/components/chat/types";
+import { apiError, fetchOlderMessages } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";

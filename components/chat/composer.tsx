@@ -1,6 +1,11 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
+import { formatCount } from "./format";
+import { composerProblem } from "./use-send";
+
+/** The counter appears within this share of the limit. */
+const WARN_AT = 0.9;
 
 export function Composer({
   value,
@@ -8,25 +13,36 @@ export function Composer({
   onSend,
   onStop,
   streaming,
+  maxInputChars,
 }: {
   value: string;
   onChange: (value: string) => void;
   onSend: (text: string) => void;
   onStop: () => void;
   streaming: boolean;
+  maxInputChars: number;
 }) {
+  const length = value.trim().length;
+  const tooLong = length > maxInputChars;
+  const canSend = length > 0 && !tooLong;
+  const send = () => {
+    if (canSend) onSend(value);
+  };
+
   return (
     <form
       className="border-t border-zinc-200 bg-white p-3"
       onSubmit={(e) => {
         e.preventDefault();
-        onSend(value);
+        send();
       }}
     >
       <div className="mx-auto flex max-w-3xl items-end gap-2">
         <textarea
           data-testid="composer-input"
           aria-label="Message"
+          aria-invalid={tooLong || undefined}
+          aria-describedby={length >= maxInputChars * WARN_AT ? "composer-count" : undefined}
           placeholder={
             streaming
               ? "Wait for the answer or stop it…"
@@ -39,21 +55,32 @@ export function Composer({
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
-              onSend(value);
+              send();
             }
           }}
-          className="max-h-60 flex-1 resize-none rounded-lg border border-zinc-300 px-3 py-2 focus:border-zinc-900 focus:outline-none disabled:bg-zinc-100"
+          className={`max-h-60 flex-1 resize-none rounded-lg border px-3 py-2 focus:outline-none disabled:bg-zinc-100 ${tooLong ? "border-red-500 focus:border-red-600" : "border-zinc-300 focus:border-zinc-900"}`}
         />
         {streaming ? (
           <Button variant="secondary" onClick={onStop} data-testid="stop-button">
             Stop
           </Button>
         ) : (
-          <Button type="submit" disabled={!value.trim()} data-testid="send-button">
+          <Button type="submit" disabled={!canSend} data-testid="send-button">
             Send
           </Button>
         )}
       </div>
+      {length >= maxInputChars * WARN_AT && (
+        <p
+          id="composer-count"
+          data-testid="composer-count"
+          aria-live="polite"
+          className={`mx-auto mt-1 max-w-3xl text-right text-xs ${tooLong ? "font-medium text-red-700" : "text-amber-700"}`}
+        >
+          {tooLong && <span data-testid="composer-too-long">{composerProblem(value, maxInputChars)} </span>}
+          {formatCount(length)} / {formatCount(maxInputChars)}
+        </p>
+      )}
     </form>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { apiError } from "./types";
+import useSWR from "swr";
+import { getJson, messageOf } from "./api";
 
 interface ContextEntry {
   source: "system" | "summary" | "fact" | "history" | "current";
@@ -32,24 +32,9 @@ const sourceLabel: Record<ContextEntry["source"], string> = {
 
 /** What one turn sent to the model, in order — read back from the server's record, never reconstructed. */
 export function ContextPanel({ url, onClose }: { url: string; onClose: () => void }) {
-  const [context, setContext] = useState<TurnContextView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    fetch(url)
-      .then(async (res) => {
-        if (!res.ok) throw new Error(await apiError(res));
-        const data = (await res.json()) as { context: TurnContextView };
-        if (live) setContext(data.context);
-      })
-      .catch(
-        (e: unknown) => live && setError(e instanceof Error ? e.message : "Could not load the context."),
-      );
-    return () => {
-      live = false;
-    };
-  }, [url]);
+  // Fetched each time the panel opens: a retried answer has a new context under the same message id.
+  const { data, error } = useSWR(url, getJson<{ context: TurnContextView }>, { revalidateOnFocus: false });
+  const context = data?.context;
 
   return (
     <section
@@ -65,7 +50,7 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
       </div>
       {error && (
         <p role="alert" className="text-red-700">
-          {error}
+          Could not load the context: {messageOf(error)}
         </p>
       )}
       {!context && !error && <p className="text-zinc-500">Loading…</p>}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { ContextPanel } from "./context-panel";
 import { Markdown } from "./markdown";
-import type { ChatMessageView } from "./types";
+import { type ChatMessageView, isTemporary } from "./types";
 
 export function MessageBubble({
   message,
@@ -18,7 +18,7 @@ export function MessageBubble({
 }) {
   const [showContext, setShowContext] = useState(false);
   const isUser = message.role === "user";
-  const persisted = !message.id.startsWith("temp-");
+  const persisted = !isTemporary(message);
 
   return (
     <article

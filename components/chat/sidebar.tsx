@@ -3,77 +3,83 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
-import { apiError, SESSIONS_CHANGED, type SessionSummary } from "./types";
+import { messageOf, sendJson } from "./api";
+import { setTabTitle } from "./tab-title";
+import type { SessionSummary } from "./types";
+import { forgetDraft } from "./use-draft";
+import { useSessions } from "./use-sessions";
 
 export function Sidebar({ user }: { user: { name: string; email: string; role: "USER" | "ADMIN" } }) {
   const pathname = usePathname();
   const router = useRouter();
-  const [sessions, setSessions] = useState<SessionSummary[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const list = useSessions();
+  const { sessions, mutate } = list;
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<SessionSummary | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
 
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const res = await fetch(`/api/sessions${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
-      if (!res.ok) throw new Error(await apiError(res));
-      const data = (await res.json()) as { sessions: SessionSummary[]; nextCursor: string | null };
-      setSessions((prev) => (cursor && prev ? [...prev, ...data.sessions] : data.sessions));
-      setNextCursor(data.nextCursor);
-      setError(null);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : "Could not load conversations.");
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-    const onChange = () => void load();
-    window.addEventListener(SESSIONS_CHANGED, onChange);
-    return () => window.removeEventListener(SESSIONS_CHANGED, onChange);
-  }, [load]);
-
   // redirect: false keeps the navigation on this host; next-auth would build it from NEXTAUTH_URL.
   async function signOutHere() {
-    await signOut({ redirect: false });
-    router.replace("/login");
-    router.refresh();
+    try {
+      await signOut({ redirect: false });
+      router.replace("/login");
+      router.refresh();
+    } catch (e) {
+      setError(messageOf(e));
+    }
   }
 
+  /** Shows the new title at once; a refusal or a lost connection puts the old one back and says why. */
   async function rename(id: string, title: string) {
     setEditing(null);
-    const res = await fetch(`/api/sessions/${id}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title }),
-    });
-    if (!res.ok) setError(await apiError(res));
-    await load();
+    setError(null);
+    try {
+      await mutate(
+        async (pages) => {
+          await sendJson(`/api/sessions/${id}`, "PATCH", { title });
+          if (pathname === `/c/${id}`) setTabTitle(title);
+          return pages;
+        },
+        {
+          optimisticData: (pages) =>
+            (pages ?? []).map((page) => ({
+              ...page,
+              sessions: page.sessions.map((s) => (s.id === id ? { ...s, title } : s)),
+            })),
+          rollbackOnError: true,
+          populateCache: false,
+          revalidate: true,
+        },
+      );
+    } catch (e) {
+      setError(`The conversation was not renamed: ${messageOf(e)}`);
+    }
   }
 
   async function confirmDelete() {
     if (!toDelete) return;
+    const { id } = toDelete;
     setDeleting(true);
-    const res = await fetch(`/api/sessions/${toDelete.id}`, { method: "DELETE" });
-    setDeleting(false);
-    if (!res.ok) {
-      setError(await apiError(res));
+    setError(null);
+    try {
+      const data = await sendJson<{ receipt: Receipt }>(`/api/sessions/${id}`, "DELETE");
+      forgetDraft(id);
+      setReceipt(data.receipt);
+      if (pathname === `/c/${id}`) router.push("/");
+    } catch (e) {
+      setError(`The conversation was not deleted: ${messageOf(e)}`);
+    } finally {
+      setDeleting(false);
       setToDelete(null);
-      return;
+      void mutate();
     }
-    const data = (await res.json()) as { receipt: Receipt };
-    setReceipt(data.receipt);
-    const wasOpen = pathname === `/c/${toDelete.id}`;
-    setToDelete(null);
-    await load();
-    if (wasOpen) router.push("/");
   }
 
   return (
@@ -94,12 +100,26 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
         </Link>
       </div>
       <nav className="flex-1 overflow-y-auto px-2" aria-label="Conversations">
-        {error && (
-          <p role="alert" className="m-2 rounded bg-red-50 p-2 text-xs text-red-700">
-            {error}
-          </p>
+        {(error || list.error) && (
+          <div
+            role="alert"
+            className="m-2 rounded bg-red-50 p-2 text-xs text-red-700"
+            data-testid="sidebar-error"
+          >
+            <p>{error ?? `Could not load conversations: ${messageOf(list.error)}`}</p>
+            <button
+              type="button"
+              className="mt-1 underline"
+              onClick={() => {
+                setError(null);
+                void mutate();
+              }}
+            >
+              {error ? "Dismiss" : "Try again"}
+            </button>
+          </div>
         )}
-        {sessions === null && !error && <p className="p-3 text-sm text-zinc-500">Loading conversations…</p>}
+        {list.isLoading && <p className="p-3 text-sm text-zinc-500">Loading conversations…</p>}
         {sessions?.length === 0 && <p className="p-3 text-sm text-zinc-500">No conversations yet.</p>}
         <ul className="space-y-0.5" data-testid="session-list">
           {sessions?.map((s) => {
@@ -163,9 +183,14 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
             );
           })}
         </ul>
-        {nextCursor && (
-          <Button variant="ghost" className="my-2 w-full" onClick={() => void load(nextCursor)}>
-            Show older
+        {list.hasMore && (
+          <Button
+            variant="ghost"
+            className="my-2 w-full"
+            disabled={list.loadingMore}
+            onClick={() => void list.loadMore()}
+          >
+            {list.loadingMore ? "Loading…" : "Show older"}
           </Button>
         )}
       </nav>
@@ -192,6 +217,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
             Sign out
           </Button>
         </div>
+        <SignOutEverywhereButton className="mt-1" />
       </div>
       <ConfirmDialog
         open={toDelete !== null}

@@ -10,6 +10,12 @@ export interface ChatMessageView {
   error?: string;
 }
 
+/** GET /api/sessions/:id — one page of history, newest last. */
+export interface ConversationPage {
+  messages: ChatMessageView[];
+  hasMore: boolean;
+}
+
 export interface SessionSummary {
   id: string;
   title: string;
@@ -22,20 +28,11 @@ export interface ModelInfo {
   offline: boolean;
 }
 
-export const SESSIONS_CHANGED = "recall:sessions-changed";
+/** Messages shown before the server has named them carry a temporary id. */
+export const isTemporary = (message: Pick<ChatMessageView, "id">) => message.id.startsWith("temp-");
 
-export function announceSessionsChanged() {
-  window.dispatchEvent(new Event(SESSIONS_CHANGED));
-}
-
-export async function apiError(res: Response): Promise<string> {
-  const data = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return data?.error?.message ?? `Request failed (${res.status}).`;
-}
-
-/** One page of history older than the first message shown; throws with the server's message. */
-export async function fetchOlderMessages<M>(url: string): Promise<{ messages: M[]; hasMore: boolean }> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(await apiError(res));
-  return (await res.json()) as { messages: M[]; hasMore: boolean };
-}
+/** GET/PATCH /api/sessions/:id/memory and POST …/memory/clear: the conversation's memory settings and state. */
+export type MemoryStateView = import("@/lib/chat/memory-settings").MemoryState;
+export type MemoryPolicyKind = MemoryStateView["policy"];
+/** A PATCH body: any of the settings. */
+export type MemoryChange = Partial<Pick<MemoryStateView, "enabled" | "policy" | "maxMessages" | "maxTokens">>;

@@ -3,7 +3,7 @@ import { AuthCard } from "@/components/auth/auth-card";
 import { LoginForm } from "@/components/auth/login-form";
 import { getCurrentUser } from "@/lib/auth/session";
 
-export const metadata = { title: "Sign in · Recall" };
+export const metadata = { title: "Sign in" };
 
 export default async function LoginPage({
   searchParams,

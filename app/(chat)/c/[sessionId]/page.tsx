@@ -1,20 +1,34 @@
+import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
 import { ChatView } from "@/components/chat/chat-view";
 import { getCurrentUser } from "@/lib/auth/session";
 import { getMessagesBySessionId, getSessionForUserOrThrow } from "@/lib/db/sessions";
 import { isAppError } from "@/lib/errors";
-import { modelInfo } from "../../model-info";
+import { maxInputChars, modelInfo } from "../../model-info";
 
 export const dynamic = "force-dynamic";
 
-export default async function ConversationPage({ params }: { params: Promise<{ sessionId: string }> }) {
-  const { sessionId } = await params;
+type Props = { params: Promise<{ sessionId: string }> };
+
+/** The signed-in user's conversation, or null when it is not theirs (or gone); one query per request. */
+const loadSession = cache(async (sessionId: string) => {
   const user = await getCurrentUser();
   if (!user) redirect("/login");
-  const session = await getSessionForUserOrThrow({ sessionId, userId: user.id }).catch((e: unknown) => {
-    if (isAppError(e) && e.code === "not_found") notFound();
+  return getSessionForUserOrThrow({ sessionId, userId: user.id }).catch((e: unknown) => {
+    if (isAppError(e) && e.code === "not_found") return null;
     throw e;
   });
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const session = await loadSession((await params).sessionId);
+  return { title: session ? session.title : "Not found" };
+}
+
+export default async function ConversationPage({ params }: Props) {
+  const session = await loadSession((await params).sessionId);
+  if (!session) notFound();
   const { messages, hasMore } = await getMessagesBySessionId({ sessionId: session.id, limit: 200 });
   return (
     <ChatView
@@ -22,6 +36,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ s
       sessionId={session.id}
       initialHasMore={hasMore}
       modelInfo={modelInfo()}
+      maxInputChars={maxInputChars()}
       initialMessages={messages.map((m) => ({
         id: m.id,
         seq: m.seq,

@@ -1,0 +1,85 @@
+// The browser's one way to call Recall's API: every failure becomes a RequestError with a message a person can
+// read — the server's own `{ error: { code, message } }`, or a plain sentence when the server could not be reached
+// (never the browser's "Failed to fetch"). SWR fetchers and mutations both go through `request`.
+
+export const UNREACHABLE = "Can't reach Recall. Check your connection and try again.";
+export const NOT_SENT = "Can't reach Recall — your message was not sent.";
+
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status; 0 when no response arrived (offline, server down, connection refused). */
+    readonly status: number,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = "RequestError";
+  }
+
+  /** The server answered and refused: the request was understood and nothing was stored. */
+  get rejected(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+}
+
+/** `{ error: { code, message } }` → its message, or a fallback naming the status. */
+export async function apiError(res: Response): Promise<string> {
+  return (await readError(res)).message;
+}
+
+async function readError(res: Response): Promise<RequestError> {
+  const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  return new RequestError(
+    data?.error?.message ?? `Request failed (${res.status}).`,
+    res.status,
+    data?.error?.code,
+  );
+}
+
+export function isAbort(e: unknown): boolean {
+  return e instanceof DOMException && e.name === "AbortError";
+}
+
+/**
+ * fetch that throws a RequestError unless the response is 2xx; `unreachable` is the message when no response
+ * arrives. An abort is rethrown as is, so callers can tell "stopped" from "failed".
+ */
+export async function request(
+  url: string,
+  init?: RequestInit,
+  unreachable: string = UNREACHABLE,
+): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    if (isAbort(e)) throw e;
+    throw new RequestError(unreachable, 0);
+  }
+  if (!res.ok) throw await readError(res);
+  return res;
+}
+
+/** The SWR fetcher: GET `url` as JSON. */
+export async function getJson<T>(url: string): Promise<T> {
+  return (await (await request(url)).json()) as T;
+}
+
+/** A JSON request (POST/PATCH/DELETE) whose JSON answer is returned. */
+export async function sendJson<T>(url: string, method: string, body?: unknown): Promise<T> {
+  const res = await request(url, {
+    method,
+    headers: body === undefined ? undefined : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as T;
+}
+
+export function messageOf(e: unknown, fallback = UNREACHABLE): string {
+  return e instanceof Error && e.message ? e.message : fallback;
+}
+
+/** One page of history older than the first message shown; throws a RequestError. */
+export async function fetchOlderMessages<M>(url: string): Promise<{ messages: M[]; hasMore: boolean }> {
+  return getJson<{ messages: M[]; hasMore: boolean }>(url);
+}

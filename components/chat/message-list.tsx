@@ -1,0 +1,66 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { Button } from "@/components/ui/button";
+import { MessageBubble } from "./message-bubble";
+import type { ChatMessageView } from "./types";
+
+/** The conversation: "load earlier" on top, the messages, and the view kept at the newest line. */
+export function MessageList({
+  messages,
+  sessionId,
+  hasMore,
+  loadingOlder,
+  onLoadOlder,
+  retryable,
+  onRetry,
+}: {
+  messages: ChatMessageView[];
+  sessionId: string | null;
+  hasMore: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+  /** The id of the one answer that offers Retry, if any. */
+  retryable: string | null;
+  onRetry: (message: ChatMessageView) => void;
+}) {
+  const bottomRef = useRef<HTMLDivElement>(null);
+  const lastText = messages.at(-1)?.text;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the last message grows
+  useEffect(() => {
+    bottomRef.current?.scrollIntoView({ block: "end" });
+  }, [messages.length, lastText]);
+
+  return (
+    <div className="flex-1 overflow-y-auto" data-testid="message-list" aria-live="polite">
+      <div className="mx-auto max-w-3xl space-y-4 px-4 py-6">
+        {hasMore && (
+          <div className="text-center">
+            <Button variant="secondary" onClick={onLoadOlder} disabled={loadingOlder}>
+              {loadingOlder ? "Loading…" : "Load earlier messages"}
+            </Button>
+          </div>
+        )}
+        {messages.length === 0 && (
+          <div className="py-24 text-center text-zinc-500" data-testid="empty-state">
+            <p className="text-lg font-medium text-zinc-700">Start a conversation</p>
+            <p className="mt-1 text-sm">
+              Recall keeps the full history, sends the model only its memory window, and shows you exactly
+              what each answer saw.
+            </p>
+          </div>
+        )}
+        {messages.map((m) => (
+          <MessageBubble
+            key={m.id}
+            message={m}
+            sessionId={sessionId}
+            canRetry={m.id === retryable}
+            onRetry={() => onRetry(m)}
+          />
+        ))}
+        <div ref={bottomRef} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import useSWR from "swr";
+import { getJson } from "./api";
+import type { ChatMessageView, ConversationPage } from "./types";
+
+const FOLLOW_INTERVAL_MS = 1000;
+const FOLLOW_LIMIT = 20;
+
+const stillWriting = (page: ConversationPage | undefined) => page?.messages.at(-1)?.status === "streaming";
+
+/** Takes the server's copy of every message in `page` and adds any this view has not seen yet. */
+export function mergePage(local: ChatMessageView[], page: ConversationPage): ChatMessageView[] {
+  const fresh = new Map(page.messages.map((m) => [m.seq, m]));
+  const kept = local.filter((m) => !fresh.has(m.seq));
+  return [...kept, ...page.messages].sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Follows an answer that is being written elsewhere (a reload mid-answer, another tab): while `following`, the
+ * newest page of the conversation is fetched every second and handed to `onPage`. It stops as soon as the server
+ * reports the last message as anything but `streaming` — complete, failed, or `interrupted` once the writer's
+ * lease has expired.
+ */
+export function useFollowAnswer({
+  sessionId,
+  following,
+  onPage,
+}: {
+  sessionId: string | null;
+  following: boolean;
+  onPage: (page: ConversationPage) => void;
+}) {
+  const { error } = useSWR(
+    following && sessionId ? `/api/sessions/${sessionId}?limit=${FOLLOW_LIMIT}` : null,
+    getJson<ConversationPage>,
+    {
+      refreshInterval: (page) => (page && !stillWriting(page) ? 0 : FOLLOW_INTERVAL_MS),
+      // Every tick must reach the server; cached pages from an earlier follow are never applied (onSuccess only).
+      dedupingInterval: 0,
+      revalidateOnFocus: false,
+      onSuccess: onPage,
+    },
+  );
+  return { error: following ? (error as Error | undefined) : undefined };
+}

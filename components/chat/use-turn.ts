@@ -1,0 +1,148 @@
+"use client";
+
+import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from "react";
+import { readTurnEvents } from "@/lib/chat/sse";
+import { isAbort, NOT_SENT, RequestError, request } from "./api";
+import type { ChatMessageView } from "./types";
+
+/**
+ * How a turn ended, seen from before the server's `meta` event (which says the message is stored):
+ * - accepted: `meta` arrived; whatever followed is shown on the answer itself.
+ * - rejected: the server answered with an error before storing anything (validation, conflict, storage).
+ * - unreachable: no answer at all — the message was not sent.
+ * - stopped: the user pressed Stop before the server answered; the server may or may not hold the message.
+ */
+export type TurnResult =
+  | { kind: "accepted" }
+  | { kind: "rejected"; error: RequestError }
+  | { kind: "unreachable"; error: RequestError }
+  | { kind: "stopped" };
+
+const LOST = "The connection was lost while answering.";
+
+type SetMessages = Dispatch<SetStateAction<ChatMessageView[]>>;
+
+/** Streams turns (POST /api/sessions/:id/messages, Server-Sent Events) into the message list; Stop and Retry. */
+export function useTurn(setMessages: SetMessages) {
+  const [streaming, setStreaming] = useState(false);
+  const abortRef = useRef<AbortController | null>(null);
+
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const patch = useCallback(
+    (id: string, change: Partial<ChatMessageView>) =>
+      setMessages((prev) => prev.map((m) => (m.id === id ? { ...m, ...change } : m))),
+    [setMessages],
+  );
+
+  /**
+   * Streams one turn into the assistant message `assistantId`. On `meta` the temporary ids (`userTempId`, the
+   * placeholder) take the server's, and `onAccepted` runs.
+   */
+  const run = useCallback(
+    async (
+      sessionId: string,
+      body: { content: string } | { retryMessageId: string },
+      {
+        assistantId,
+        userTempId,
+        onAccepted,
+      }: { assistantId: string; userTempId?: string; onAccepted?: () => void },
+    ): Promise<TurnResult> => {
+      const controller = new AbortController();
+      abortRef.current = controller;
+      setStreaming(true);
+      let current = assistantId;
+      let accepted = false;
+      let finished = false;
+      let received = "";
+      try {
+        const res = await request(
+          `/api/sessions/${sessionId}/messages`,
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+            signal: controller.signal,
+          },
+          NOT_SENT,
+        );
+        if (!res.body) throw new RequestError(LOST, res.status);
+        for await (const event of readTurnEvents(res.body)) {
+          if (event.type === "meta") {
+            const { userMessage, assistantMessage } = event;
+            // React may run this updater after `current` has moved on: capture the placeholder now.
+            const placeholder = current;
+            setMessages((prev) =>
+              prev.map((m) => {
+                if (userTempId && m.id === userTempId)
+                  return { ...m, id: userMessage.id, seq: userMessage.seq };
+                if (m.id === placeholder)
+                  return {
+                    ...m,
+                    id: assistantMessage.id,
+                    seq: assistantMessage.seq,
+                    createdAt: assistantMessage.createdAt,
+                  };
+                return m;
+              }),
+            );
+            current = assistantMessage.id;
+            accepted = true;
+            onAccepted?.();
+          } else if (event.type === "delta") {
+            received += event.text;
+            patch(current, { text: received });
+          } else if (event.type === "done") {
+            finished = true;
+            patch(current, { status: event.status });
+          } else if (event.type === "error") {
+            finished = true;
+            patch(current, { status: "failed", error: event.message });
+          }
+        }
+        if (!accepted) return { kind: "unreachable", error: new RequestError(NOT_SENT, 0) };
+        // The stream ended without its last event: the connection broke, the answer is not known to be whole.
+        if (!finished) patch(current, { status: "failed", error: LOST });
+        return { kind: "accepted" };
+      } catch (e) {
+        if (accepted) {
+          patch(
+            current,
+            controller.signal.aborted ? { status: "interrupted" } : { status: "failed", error: LOST },
+          );
+          return { kind: "accepted" };
+        }
+        if (isAbort(e) || controller.signal.aborted) return { kind: "stopped" };
+        if (e instanceof RequestError && e.status > 0) return { kind: "rejected", error: e };
+        return { kind: "unreachable", error: new RequestError(NOT_SENT, 0) };
+      } finally {
+        if (abortRef.current === controller) abortRef.current = null;
+        setStreaming(false);
+      }
+    },
+    [patch, setMessages],
+  );
+
+  const stop = useCallback(() => abortRef.current?.abort(), []);
+
+  /**
+   * Asks for a new answer in place of the failed or interrupted `message`. Until the server takes it the old
+   * answer stays as it was; a refusal is returned for the caller to show.
+   */
+  const retry = useCallback(
+    async (sessionId: string, message: ChatMessageView): Promise<string | null> => {
+      patch(message.id, { text: "", status: "streaming", error: undefined });
+      const result = await run(sessionId, { retryMessageId: message.id }, { assistantId: message.id });
+      if (result.kind === "accepted") return null;
+      patch(message.id, { text: message.text, status: message.status, error: message.error });
+      if (result.kind === "stopped") return null;
+      return result.kind === "unreachable"
+        ? "Can't reach Recall — the answer was not retried."
+        : result.error.message;
+    },
+    [patch, run],
+  );
+
+  return { streaming, run, stop, retry, patch };
+}
