@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_MESSAGES, messageWindow, none, policyFromConfig, unbounded } from "./policies";
+import { DEFAULT_MAX_MESSAGES, messageWindow, none, unbounded } from "./policies";
 import { conversation, deepFreeze, labels } from "./test-fixtures";
 import type { MemoryItem, MemoryPolicy } from "./types";
 
@@ -135,31 +135,6 @@ describe("none", () => {
   ])("$input → '$want'", ({ input, want }) => {
     expect(none.id).toBe("none");
     expect(labels(none.apply(conversation(input)))).toBe(want);
-  });
-});
-
-describe("policyFromConfig", () => {
-  it.each([
-    { config: { enabled: false, maxMessages: 20 }, id: "none" },
-    { config: { enabled: false, maxMessages: 0 }, id: "none" },
-    { config: { enabled: true, maxMessages: 20 }, id: "window:20" },
-    { config: { enabled: true, maxMessages: 1 }, id: "window:1" },
-  ])("$config → $id", ({ config, id }) => {
-    expect(policyFromConfig(config).id).toBe(id);
-  });
-
-  it("returns the none policy itself when disabled", () => {
-    expect(policyFromConfig({ enabled: false, maxMessages: 5 })).toBe(none);
-  });
-
-  it("applies the configured window", () => {
-    expect(labels(policyFromConfig({ enabled: true, maxMessages: 2 }).apply(conversation("u1 a2 u3")))).toBe(
-      "a2 u3",
-    );
-  });
-
-  it("rejects a bad window size when enabled", () => {
-    expect(() => policyFromConfig({ enabled: true, maxMessages: 0 })).toThrow(RangeError);
   });
 });
 

@@ -30,13 +30,3 @@ export function messageWindow(n: number): MemoryPolicy {
     apply: (items) => keepSuffix(items, withinMessages(n)),
   };
 }
-
-export function policyFromConfig({
-  enabled,
-  maxMessages,
-}: {
-  enabled: boolean;
-  maxMessages: number;
-}): MemoryPolicy {
-  return enabled ? messageWindow(maxMessages) : none;
-}

@@ -1,3 +1,4 @@
+import { fold } from "./snapshot";
 import type { MemoryItem, MemoryPolicy } from "./types";
 
 // The rules that decide what memory is, shared by the turn pipeline and the admin view. Storage hands these
@@ -72,7 +73,7 @@ export function memoryAfterTurn({
   policy: MemoryPolicy;
 }): MemoryItem[] {
   const before = question.seq === undefined ? memory : memory.filter((item) => item.seq !== question.seq);
-  return policy.apply(answer ? [...before, question, answer] : [...before, question]);
+  return fold({ items: before, policy, add: answer ? [question, answer] : [question] });
 }
 
 /**
