@@ -130,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
       db: dialect,
       url: redactUrl(url),
       quick: options.quick,
+      memoryPolicy: options.memoryPolicy,
       startedAt: startedAt.toISOString(),
       node: process.version,
       cpus: os.cpus().length,
@@ -190,7 +191,9 @@ async function main(argv: string[]): Promise<number> {
 
     // The real app over HTTP.
     t = performance.now();
-    const server = await startServer(serverEnv({ DATABASE_URL: url, AUTH_SECRET: authSecret }));
+    const server = await startServer(
+      serverEnv({ DATABASE_URL: url, AUTH_SECRET: authSecret, MEMORY_POLICY: options.memoryPolicy }),
+    );
     servers.push(server);
     log(`next start answered on ${server.url} after ${fmtSeconds(performance.now() - t)}`);
     const owner = new Client(server.url, plan.owner.email);
@@ -383,7 +386,7 @@ function render(r: Results, sizes: Sizes): string {
   const out: string[] = [];
   const load = (m.loadAverageAtStart as number[]).join(" ");
   out.push(
-    `Recall benchmark — ${m.db}, ${m.quick ? "quick" : "full"} run, ${String(m.startedAt).slice(0, 16).replace("T", " ")} UTC, ` +
+    `Recall benchmark — ${m.db}, ${m.quick ? "quick" : "full"} run, memory policy ${m.memoryPolicy ?? "window"}, ${String(m.startedAt).slice(0, 16).replace("T", " ")} UTC, ` +
       `node ${m.node}, ${m.cpus} × ${m.cpuModel}, load average ${load} at start, ${m.commit ?? "no git"}`,
   );
   const s = r.setup.seed;

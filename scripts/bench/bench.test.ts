@@ -35,8 +35,16 @@ describe("bench statistics", () => {
 
 describe("bench options", () => {
   it("defaults to a full run on SQLite and rejects unknown flags", () => {
-    expect(parseOptions([])).toEqual({ quick: false, db: "sqlite", keep: false, help: false });
+    expect(parseOptions([])).toEqual({
+      quick: false,
+      db: "sqlite",
+      keep: false,
+      help: false,
+      memoryPolicy: "window",
+    });
     expect(parseOptions(["--quick", "--db", "postgres"])).toMatchObject({ quick: true, db: "postgres" });
+    expect(parseOptions(["--memory-policy", "summary"])).toMatchObject({ memoryPolicy: "summary" });
+    expect(() => parseOptions(["--memory-policy", "everything"])).toThrow(/window, tokens or summary/);
     expect(() => parseOptions(["--fast"])).toThrow();
   });
 });

@@ -80,6 +80,8 @@ export interface Options {
   db: string;
   keep: boolean;
   help: boolean;
+  /** The server's MEMORY_POLICY (issue 10): the default window, the token budget, or summaries. */
+  memoryPolicy: "window" | "tokens" | "summary";
 }
 
 export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<url>] [--keep]]
@@ -89,6 +91,8 @@ export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<
   --db postgres  a new database on TEST_POSTGRES_URL's server (default postgresql://postgres@127.0.0.1:5432)
   --db <url>     a database that must not exist yet (file:… or postgresql://…); created, then dropped
   --keep         keep the database afterwards (its URL is printed)
+  --memory-policy window|tokens|summary
+                 the server's MEMORY_POLICY (default window); tokens uses MEMORY_MAX_TOKENS=8000
 
 Needs an existing production build (npm run build). Prints a table and writes bench-results/<time>-<db>.json.
 Exits non-zero on errors and broken invariants (rows left after a delete, per-turn statements that change
@@ -102,9 +106,14 @@ export function parseOptions(argv: string[]): Options {
       db: { type: "string", default: "sqlite" },
       keep: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
+      "memory-policy": { type: "string", default: "window" },
     },
     strict: true,
     allowPositionals: false,
   });
-  return { quick: values.quick, db: values.db, keep: values.keep, help: values.help };
+  const memoryPolicy = values["memory-policy"];
+  if (memoryPolicy !== "window" && memoryPolicy !== "tokens" && memoryPolicy !== "summary") {
+    throw new Error(`--memory-policy must be window, tokens or summary (got "${memoryPolicy}")`);
+  }
+  return { quick: values.quick, db: values.db, keep: values.keep, help: values.help, memoryPolicy };
 }
