@@ -296,6 +296,8 @@ test.describe("Retry after the model failed", () => {
     expect(failed.status).toBe("failed");
 
     // The same conversation on a server whose model answers (same database, same sign-in: cookies are per host).
+    // The browser's own Origin there: a forced foreign one makes Chromium refuse the page's scripts.
+    await page.context().setExtraHTTPHeaders({ origin: MAIN_URL });
     await page.goto(`${MAIN_URL}/c/${sessionId}`);
     await expect(chat.retryButton).toBeVisible();
     await chat.retryButton.click();

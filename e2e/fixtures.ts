@@ -144,6 +144,11 @@ export class ChatPage {
     };
   }
 
+  /** The memory control in the header (shown once the conversation exists). */
+  get memory(): MemoryControl {
+    return new MemoryControl(this.page);
+  }
+
   /** The chat's error line (a message not sent, a refusal, a lost connection). */
   get error(): Locator {
     return this.page.getByTestId("chat-error");
@@ -204,6 +209,65 @@ export class ChatPage {
       }),
     );
     return { panel, entries };
+  }
+}
+
+export interface MemorySettingsInput {
+  enabled?: boolean;
+  policy?: "window" | "tokens" | "summary";
+  maxMessages?: number | string;
+  maxTokens?: number | string;
+}
+
+/** The memory control in the chat header: its one-line summary and the popover that changes or clears memory. */
+export class MemoryControl {
+  readonly trigger: Locator;
+  readonly text: Locator;
+  readonly popover: Locator;
+  readonly error: Locator;
+  readonly status: Locator;
+
+  constructor(readonly page: Page) {
+    this.trigger = page.getByTestId("memory-control");
+    this.text = page.getByTestId("memory-summary-text");
+    this.popover = page.getByTestId("memory-popover");
+    this.error = this.popover.getByTestId("memory-error");
+    this.status = this.popover.getByTestId("memory-status");
+  }
+
+  async open() {
+    if (!(await this.popover.isVisible())) await this.trigger.click();
+    await expect(this.popover).toBeVisible();
+  }
+
+  /** Opens the popover, fills the given fields and saves; does not wait for the outcome. */
+  async submit(settings: MemorySettingsInput) {
+    await this.open();
+    if (settings.enabled !== undefined)
+      await this.popover.getByTestId("memory-enabled").setChecked(settings.enabled);
+    if (settings.policy) await this.popover.getByTestId("memory-policy").selectOption(settings.policy);
+    if (settings.maxMessages !== undefined)
+      await this.popover.getByTestId("memory-max-messages").fill(String(settings.maxMessages));
+    if (settings.maxTokens !== undefined)
+      await this.popover.getByTestId("memory-max-tokens").fill(String(settings.maxTokens));
+    await this.popover.getByTestId("memory-save").click();
+  }
+
+  /** Changes the settings and waits until the server has stored them. */
+  async set(settings: MemorySettingsInput) {
+    await this.submit(settings);
+    await expect(this.status).toHaveText(/^Saved/);
+  }
+
+  /** Clears the memory through the confirmation dialog and waits until it is done. */
+  async clear() {
+    await this.open();
+    await this.popover.getByTestId("memory-clear").click();
+    const dialog = this.page.getByRole("dialog", { name: "Clear this conversation's memory?" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByTestId("confirm-button").click();
+    await expect(dialog).toBeHidden();
+    await expect(this.status).toHaveText(/^Memory cleared/);
   }
 }
 

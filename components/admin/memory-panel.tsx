@@ -1,5 +1,42 @@
+import { formatCount } from "@/components/chat/format";
+import { describePolicy, describeSummary } from "@/components/chat/memory-words";
 import { formatDateTime } from "./format";
-import type { MemoryItemView, SnapshotView } from "./types";
+import type { MemoryItemView, SessionReviewView, SnapshotView } from "./types";
+
+const POLICY_NAMES = { window: "message window", tokens: "token budget", summary: "summary" } as const;
+
+/** The conversation's memory settings in force (its own over the server's defaults). */
+function SettingsList({
+  settings,
+  memoryStartSeq,
+}: {
+  settings: SessionReviewView["settings"];
+  memoryStartSeq: number;
+}) {
+  return (
+    <dl
+      className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded-md bg-white p-2 text-xs"
+      data-testid="memory-settings"
+    >
+      <dt className="text-zinc-500">Memory</dt>
+      <dd data-testid="memory-settings-enabled">{settings.enabled ? "on" : "off"}</dd>
+      <dt className="text-zinc-500">Policy</dt>
+      <dd data-testid="memory-settings-policy">{POLICY_NAMES[settings.policy]}</dd>
+      <dt className="text-zinc-500">Messages</dt>
+      <dd>{formatCount(settings.maxMessages)}</dd>
+      {settings.policy === "tokens" && (
+        <>
+          <dt className="text-zinc-500">Token budget</dt>
+          <dd>{formatCount(settings.maxTokens)}</dd>
+        </>
+      )}
+      <dt className="text-zinc-500">Cleared</dt>
+      <dd data-testid="memory-settings-cleared">
+        {memoryStartSeq > 0 ? `yes, after #${memoryStartSeq}` : "never"}
+      </dd>
+    </dl>
+  );
+}
 
 function seqRange(seqs: number[]): string {
   if (seqs.length === 0) return "";
@@ -17,7 +54,7 @@ function ItemRow({ item }: { item: MemoryItemView }) {
     >
       <p className="mb-0.5 text-xs text-zinc-500">
         {item.seq !== undefined ? <span className="font-mono">#{item.seq}</span> : "—"} · {item.role}
-        {item.summary ? " · summary" : ""}
+        {item.summary ? ` · ${item.summaryMeta ? describeSummary(item.summaryMeta) : "summary"}` : ""}
         {item.toolCalls?.length ? ` · ${item.toolCalls.length} tool call(s)` : ""}
       </p>
       <p className="line-clamp-3 whitespace-pre-wrap break-words text-xs" title={item.text}>
@@ -31,11 +68,15 @@ function ItemRow({ item }: { item: MemoryItemView }) {
 export function MemoryPanel({
   snapshot,
   policy,
+  settings,
+  memoryStartSeq,
   nextContextSeqs,
   lastSeq,
 }: {
   snapshot: SnapshotView | null;
   policy: string;
+  settings: SessionReviewView["settings"];
+  memoryStartSeq: number;
   nextContextSeqs: number[];
   lastSeq: number;
 }) {
@@ -48,6 +89,7 @@ export function MemoryPanel({
       <h2 id="memory-heading" className="font-semibold">
         Memory
       </h2>
+      <SettingsList settings={settings} memoryStartSeq={memoryStartSeq} />
       <div className="rounded-md bg-white p-2 text-xs" data-testid="next-context">
         <p className="font-medium text-zinc-900">On the next turn the model is sent</p>
         <ol className="mt-1 list-decimal space-y-0.5 pl-5 text-zinc-700">
@@ -65,7 +107,7 @@ export function MemoryPanel({
           <li>the new question</li>
         </ol>
         <p className="mt-1 text-zinc-500">
-          Policy in force: <code className="font-mono">{policy}</code>
+          Policy in force: {describePolicy(policy)} (<code className="font-mono">{policy}</code>)
         </p>
       </div>
 
@@ -78,7 +120,9 @@ export function MemoryPanel({
         <>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
             <dt className="text-zinc-500">Made by</dt>
-            <dd className="font-mono">{snapshot.policy}</dd>
+            <dd>
+              {describePolicy(snapshot.policy)} (<code className="font-mono">{snapshot.policy}</code>)
+            </dd>
             <dt className="text-zinc-500">Covers</dt>
             <dd>
               history through #{snapshot.throughSeq} of #{lastSeq}

@@ -15,7 +15,7 @@ const PAGE = 100;
 
 /** The admin's view of one conversation: history beside memory, per-turn contexts, and deletion with a receipt. */
 export function SessionReview({ review }: { review: SessionReviewView }) {
-  const { session, snapshot, policy, nextContextSeqs } = review;
+  const { session, snapshot, policy, nextContextSeqs, settings, memoryStartSeq } = review;
   const [messages, setMessages] = useState<AdminMessageView[]>(review.messages);
   const [hasMore, setHasMore] = useState(review.hasMore);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -194,6 +194,8 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
           <MemoryPanel
             snapshot={snapshot}
             policy={policy}
+            settings={settings}
+            memoryStartSeq={memoryStartSeq}
             nextContextSeqs={nextContextSeqs}
             lastSeq={session.messageCount}
           />

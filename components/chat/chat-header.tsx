@@ -1,8 +1,18 @@
+import { MemoryControl } from "./memory-control";
 import type { ModelInfo } from "./types";
 
-export function ChatHeader({ modelInfo }: { modelInfo: ModelInfo }) {
+export function ChatHeader({
+  modelInfo,
+  sessionId,
+  streaming,
+}: {
+  modelInfo: ModelInfo;
+  /** The conversation, once it exists: its memory control is shown from then on. */
+  sessionId: string | null;
+  streaming: boolean;
+}) {
   return (
-    <header className="flex items-center justify-between border-b border-zinc-200 bg-white px-4 py-2 text-sm">
+    <header className="flex items-center justify-between gap-3 border-b border-zinc-200 bg-white px-4 py-2 text-sm">
       <span className="text-zinc-500">
         Model: <span className="font-medium text-zinc-800">{modelInfo.model}</span>
         {modelInfo.offline && (
@@ -15,6 +25,7 @@ export function ChatHeader({ modelInfo }: { modelInfo: ModelInfo }) {
           </span>
         )}
       </span>
+      {sessionId && <MemoryControl key={sessionId} sessionId={sessionId} streaming={streaming} />}
     </header>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { fetchOlderMessages, messageOf } from "./api";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
@@ -10,6 +10,7 @@ import { type ChatMessageView, isTemporary, type ModelInfo } from "./types";
 import { useConversationAddress } from "./use-address";
 import { useDraft } from "./use-draft";
 import { mergePage, useFollowAnswer } from "./use-follow-answer";
+import { useMemory } from "./use-memory";
 import { useSend } from "./use-send";
 import { useRevalidateSessions } from "./use-sessions";
 import { useTurn } from "./use-turn";
@@ -36,6 +37,12 @@ export function ChatView({
   const draft = useDraft(sessionId);
   const turn = useTurn(setMessages);
   const revalidateSessions = useRevalidateSessions();
+  const memory = useMemory(sessionId);
+  const { revalidate: revalidateMemory } = memory;
+  // Memory moves with every answer: read it again once a turn is over.
+  useEffect(() => {
+    if (!turn.streaming) revalidateMemory();
+  }, [turn.streaming, revalidateMemory]);
 
   const claimAddress = useConversationAddress({
     isNewChatPage: initialSessionId === null,
@@ -107,7 +114,7 @@ export function ChatView({
 
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col">
-      <ChatHeader modelInfo={modelInfo} />
+      <ChatHeader modelInfo={modelInfo} sessionId={sessionId} streaming={turn.streaming} />
       <MessageList
         messages={messages}
         sessionId={sessionId}
@@ -116,6 +123,7 @@ export function ChatView({
         onLoadOlder={() => void loadOlder()}
         retryable={retryable}
         onRetry={(m) => void retry(m)}
+        clearedThroughSeq={memory.memory?.clearedThroughSeq ?? 0}
       />
       {notice && (
         <p

@@ -2,6 +2,8 @@
 
 import useSWR from "swr";
 import { getJson, messageOf } from "./api";
+import { formatCount } from "./format";
+import { describePolicy, describeSummary } from "./memory-words";
 
 interface ContextEntry {
   source: "system" | "summary" | "fact" | "history" | "current";
@@ -10,6 +12,15 @@ interface ContextEntry {
   chars: number;
   tokens: number;
   preview: string;
+  /** On a summary: the history range it covers, how many messages, its version, the model and when. */
+  summary?: {
+    fromSeq: number;
+    throughSeq: number;
+    messages: number;
+    version: number;
+    model: string;
+    createdAt: string;
+  };
 }
 
 interface TurnContextView {
@@ -57,8 +68,12 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
       {context && (
         <>
           <p className="mb-2 text-xs text-zinc-500" data-testid="context-summary">
-            {context.entries.length} items · ~{context.tokenEstimate} tokens · policy {context.policy} · model{" "}
-            {context.model}
+            {context.entries.length} items ·{" "}
+            <span data-testid="context-tokens">{formatCount(context.tokenEstimate)} tokens</span> · memory:{" "}
+            <span className="text-zinc-700" title={`policy ${context.policy}`} data-testid="context-policy">
+              {describePolicy(context.policy)}
+            </span>{" "}
+            · model {context.model}
           </p>
           <ol className="space-y-1">
             {context.entries.map((entry, i) => (
@@ -74,8 +89,24 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
                   {sourceLabel[entry.source]}
                   {entry.seq !== undefined ? ` #${entry.seq}` : ""} · {entry.role}
                 </span>
-                <span className="min-w-0 flex-1 truncate" title={entry.preview}>
-                  {entry.preview || <em className="text-zinc-400">(empty)</em>}
+                <span className="min-w-0 flex-1">
+                  {entry.summary && (
+                    <span
+                      className="block text-xs font-medium text-zinc-700"
+                      data-testid="context-summary-range"
+                    >
+                      {describeSummary(entry.summary)}
+                    </span>
+                  )}
+                  <span className="block truncate" title={entry.preview}>
+                    {entry.preview || <em className="text-zinc-400">(empty)</em>}
+                  </span>
+                </span>
+                <span
+                  className="shrink-0 text-xs tabular-nums text-zinc-500"
+                  data-testid="context-entry-tokens"
+                >
+                  {formatCount(entry.tokens)} tok
                 </span>
               </li>
             ))}

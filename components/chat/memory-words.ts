@@ -52,8 +52,15 @@ export function describeMemory(state: MemoryStateView): string {
 }
 
 /** "Summary of #1–#40, v3 (40 messages)". */
-export function describeSummary(summary: { fromSeq: number; throughSeq: number; messages: number; version: number }) {
+export function describeSummary(summary: {
+  fromSeq: number;
+  throughSeq: number;
+  messages: number;
+  version: number;
+}) {
   const range =
-    summary.fromSeq === summary.throughSeq ? `#${summary.fromSeq}` : `#${summary.fromSeq}–#${summary.throughSeq}`;
+    summary.fromSeq === summary.throughSeq
+      ? `#${summary.fromSeq}`
+      : `#${summary.fromSeq}–#${summary.throughSeq}`;
   return `Summary of ${range}, v${summary.version} (${messages(summary.messages)})`;
 }

@@ -1,9 +1,9 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { MessageBubble } from "./message-bubble";
-import type { ChatMessageView } from "./types";
+import { type ChatMessageView, isTemporary } from "./types";
 
 /** The conversation: "load earlier" on top, the messages, and the view kept at the newest line. */
 export function MessageList({
@@ -14,6 +14,7 @@ export function MessageList({
   onLoadOlder,
   retryable,
   onRetry,
+  clearedThroughSeq,
 }: {
   messages: ChatMessageView[];
   sessionId: string | null;
@@ -23,6 +24,8 @@ export function MessageList({
   /** The id of the one answer that offers Retry, if any. */
   retryable: string | null;
   onRetry: (message: ChatMessageView) => void;
+  /** Messages up to this seq were said before the memory was cleared (0: never cleared). */
+  clearedThroughSeq: number;
 }) {
   const bottomRef = useRef<HTMLDivElement>(null);
   const lastText = messages.at(-1)?.text;
@@ -51,13 +54,24 @@ export function MessageList({
           </div>
         )}
         {messages.map((m) => (
-          <MessageBubble
-            key={m.id}
-            message={m}
-            sessionId={sessionId}
-            canRetry={m.id === retryable}
-            onRetry={() => onRetry(m)}
-          />
+          <Fragment key={m.id}>
+            <MessageBubble
+              message={m}
+              sessionId={sessionId}
+              canRetry={m.id === retryable}
+              onRetry={() => onRetry(m)}
+            />
+            {clearedThroughSeq > 0 && m.seq === clearedThroughSeq && !isTemporary(m) && (
+              <p
+                className="flex items-center gap-2 py-1 text-xs font-medium text-amber-800"
+                data-testid="memory-cleared-divider"
+              >
+                <span aria-hidden="true" className="h-px flex-1 bg-amber-300" />
+                Memory cleared here — the model no longer sees the messages above
+                <span aria-hidden="true" className="h-px flex-1 bg-amber-300" />
+              </p>
+            )}
+          </Fragment>
         ))}
         <div ref={bottomRef} />
       </div>

@@ -213,6 +213,13 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
               Admin
             </Link>
           )}
+          <Link
+            href="/settings/keys"
+            className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100"
+            data-testid="api-keys-link"
+          >
+            API keys
+          </Link>
           <Button variant="ghost" onClick={() => void signOutHere()} data-testid="sign-out">
             Sign out
           </Button>

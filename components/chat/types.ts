@@ -1,3 +1,5 @@
+import type { MemoryState } from "@/lib/chat/memory-settings";
+
 export type MessageStatus = "complete" | "streaming" | "interrupted" | "failed";
 
 export interface ChatMessageView {
@@ -32,7 +34,7 @@ export interface ModelInfo {
 export const isTemporary = (message: Pick<ChatMessageView, "id">) => message.id.startsWith("temp-");
 
 /** GET/PATCH /api/sessions/:id/memory and POST …/memory/clear: the conversation's memory settings and state. */
-export type MemoryStateView = import("@/lib/chat/memory-settings").MemoryState;
+export type MemoryStateView = MemoryState;
 export type MemoryPolicyKind = MemoryStateView["policy"];
 /** A PATCH body: any of the settings. */
 export type MemoryChange = Partial<Pick<MemoryStateView, "enabled" | "policy" | "maxMessages" | "maxTokens">>;

@@ -29,7 +29,7 @@ export function useMemory(sessionId: string | null) {
 
   const clear = useCallback(async () => {
     if (!key) return;
-    const next = await sendJson<MemoryStateView>(`${key}/clear`, "POST");
+    const next = await sendJson<MemoryStateView>(`${key}/clear`, "POST", {});
     await mutate(next, { revalidate: false });
   }, [key, mutate]);
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { Button } from "./button";
 
 /** A modal confirmation on the native <dialog>: focus is trapped, Escape cancels. */
@@ -22,6 +22,8 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Unique per dialog: several can be on one page (the sidebar's and the memory control's).
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -37,11 +39,11 @@ export function ConfirmDialog({
         onCancel();
       }}
       className="m-auto w-full max-w-md rounded-xl p-0 shadow-xl backdrop:bg-black/40"
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       data-testid="confirm-dialog"
     >
       <div className="space-y-4 p-6">
-        <h2 id="confirm-title" className="text-lg font-semibold">
+        <h2 id={titleId} className="text-lg font-semibold">
           {title}
         </h2>
         <div className="text-sm text-zinc-600">{body}</div>

@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import {
   type MemorySettings,
   resolveMemorySettings,
+  SUMMARY_SLACK_FACTOR,
   SUMMARY_TRIGGER_FACTOR,
   tailRowsFor,
 } from "@/lib/memory";
@@ -32,8 +33,9 @@ export function memoryConfig(stored: Partial<MemorySettings> | null = null) {
   const tokenizer = tokenizerFor(env.model);
   const resolved = resolveMemorySettings(stored, memoryDefaults(), tokenizer.countItem);
   const { enabled, policy, maxMessages } = resolved.settings;
-  // Under summaries the snapshot holds up to trigger messages before they are folded into the summary.
-  const window = policy === "summary" ? maxMessages * SUMMARY_TRIGGER_FACTOR : maxMessages;
+  // Under summaries the snapshot holds messages up to the trigger, and past it while a summary is being made.
+  const window =
+    policy === "summary" ? maxMessages * SUMMARY_TRIGGER_FACTOR * SUMMARY_SLACK_FACTOR : maxMessages;
   return {
     ...resolved,
     tokenizer,

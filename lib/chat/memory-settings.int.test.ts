@@ -116,6 +116,44 @@ describe("per-conversation memory settings", () => {
   });
 });
 
+describe("memory settings from the environment", () => {
+  it("MEMORY_POLICY=tokens with MEMORY_MAX_TOKENS bounds everything sent", async () => {
+    const a = await app({ MEMORY_POLICY: "tokens", MEMORY_MAX_TOKENS: "300" });
+    const { userId, sessionId } = await createUserWithSession(a.db);
+    const long = "lorem ipsum dolor sit amet ".repeat(10);
+    for (let i = 0; i < 5; i++) await a.turn(sessionId, userId, `${i} ${long}`);
+    const events = await a.turn(sessionId, userId, "short question");
+    const context = await contextOf(a.db, answerIdOf(events));
+    expect(context.policy).toBe("tokens:300+window:20");
+    expect(context.tokenEstimate).toBeLessThanOrEqual(300);
+    expect(historySeqs(context.entries).length).toBeLessThan(10);
+    expect((await a.memory.getMemoryState({ sessionId, userId })).effective.maxContextTokens).toBe(300);
+  });
+
+  it("MODEL_CONTEXT_TOKENS keeps room for the answer whatever the policy", async () => {
+    // 2 000 tokens of context window minus the 1 024 kept for the answer: 976 tokens for everything sent.
+    const a = await app({ MODEL_CONTEXT_TOKENS: "2000" });
+    const { userId, sessionId } = await createUserWithSession(a.db);
+    await expect(
+      a.startTurn({ sessionId, userId, input: { content: "word ".repeat(1200) } }),
+    ).rejects.toMatchObject({ code: "question_too_long", status: 422 });
+    const ok = await a.turn(sessionId, userId, "hi");
+    expect((await contextOf(a.db, answerIdOf(ok))).tokenEstimate).toBeLessThanOrEqual(976);
+  });
+
+  it("a changed CHAT_SYSTEM_PROMPT applies at the next turn of an existing conversation, sent once", async () => {
+    const first = await app({ CHAT_SYSTEM_PROMPT: "You are Recall, version one." });
+    const { userId, sessionId } = await createUserWithSession(first.db);
+    await first.turn(sessionId, userId, "hello");
+    const second = await app({ CHAT_SYSTEM_PROMPT: "You are Recall, version two." });
+    const events = await second.turn(sessionId, userId, "again");
+    const { entries } = await contextOf(second.db, answerIdOf(events));
+    const system = entries.filter((e) => e.source === "system");
+    expect(system.map((e) => e.preview)).toEqual(["You are Recall, version two."]);
+    expect(entries.some((e) => e.preview.includes("version one"))).toBe(false);
+  });
+});
+
 describe("clearing memory", () => {
   it("forgets everything before the clear, keeps the history, and no rebuild brings it back", async () => {
     const a = await app();

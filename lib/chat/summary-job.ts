@@ -36,24 +36,32 @@ export async function summariesSettled(): Promise<void> {
   while (running.size > 0) await Promise.allSettled([...running]);
 }
 
+/**
+ * Summarizes the snapshot as it is now and writes the result onto that version. When a turn committed meanwhile
+ * (the version moved), it starts again from the new snapshot, a few times at most: the summary policy keeps
+ * unsummarized messages in memory meanwhile, so nothing is lost.
+ */
 async function summarizeSession({ sessionId, config }: { sessionId: string; config: MemoryConfig }) {
-  const snapshot = await getSnapshotBySessionId(undefined, { sessionId });
-  if (!snapshot || snapshot.policy !== config.policy.id) return;
   const model = getModel();
-  const outcome = await summarize({
-    items: restore(snapshot.items),
-    config: summaryConfigFor(config.settings),
-    summarizer: (input, signal) => summarizeWithModel(input, signal, model),
-    model: model.model,
-    now: () => new Date(),
-  });
-  if (outcome.status === "summarized") {
-    await replaceSnapshotItems({ sessionId, version: snapshot.version, items: outcome.items });
-  } else if (outcome.status !== "skipped") {
-    const messages = outcome.items.filter((item) => item.seq !== undefined).length;
-    console.warn(
-      `[memory] summary of session ${sessionId} was ${outcome.status}; the messages stay in memory`,
-    );
-    await recordSummaryFailure({ sessionId, status: outcome.status, messages });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const snapshot = await getSnapshotBySessionId(undefined, { sessionId });
+    if (!snapshot || snapshot.policy !== config.policy.id) return;
+    const outcome = await summarize({
+      items: restore(snapshot.items),
+      config: summaryConfigFor(config.settings),
+      summarizer: (input, signal) => summarizeWithModel(input, signal, model),
+      model: model.model,
+      now: () => new Date(),
+    });
+    if (outcome.status === "skipped") return;
+    if (outcome.status !== "summarized") {
+      const messages = outcome.items.filter((item) => item.seq !== undefined).length;
+      console.warn(
+        `[memory] summary of session ${sessionId} was ${outcome.status}; the messages stay in memory`,
+      );
+      await recordSummaryFailure({ sessionId, status: outcome.status, messages });
+      return;
+    }
+    if (await replaceSnapshotItems({ sessionId, version: snapshot.version, items: outcome.items })) return;
   }
 }

@@ -19,6 +19,6 @@ export {
   validateMemorySettings,
 } from "./settings";
 export { restore, snapshot } from "./snapshot";
-export { needsSummary, type SummarizerInput, summarize } from "./summary";
+export { needsSummary, SUMMARY_SLACK_FACTOR, type SummarizerInput, summarize } from "./summary";
 export { tokenWindow } from "./token-window";
 export type { MemoryItem, MemoryRole, SummaryMeta, TokenCounter, ToolCall } from "./types";

@@ -46,9 +46,9 @@ describe("summary trigger and plan (AI4J's shape)", () => {
     expect(() => summaryPolicy({ trigger: 4.5, keepRecent: 2 })).toThrow(RangeError);
   });
 
-  it("the snapshot policy is a window of `trigger` with summaries pinned", () => {
-    const policy = summaryPolicy(config);
-    expect(policy.id).toBe("summary:2/6");
+  it("the snapshot policy is a window of twice the trigger with summaries pinned (room for a lagging summary)", () => {
+    const policy = summaryPolicy({ trigger: 3, keepRecent: 1 });
+    expect(policy.id).toBe("summary:1/3");
     expect(labels(policy.apply(conversation("Σ u1 a2 u3 a4 u5 a6 u7")))).toBe("Σ a2 u3 a4 u5 a6 u7");
   });
 });

@@ -53,12 +53,19 @@ const isSummary = (item: MemoryItem) => item.summary === true;
 const historyCount = (items: readonly MemoryItem[]) => items.filter((item) => !isPinned(item)).length;
 
 /**
- * The snapshot policy while summaries are on: a message window of `trigger`, summaries pinned. Memory holds
- * at most `trigger` messages even if the summarizer lags or fails; summarizing brings it back to `keepRecent`.
+ * How far past the trigger memory may grow while a summary is being made. The summarizer runs after the answer,
+ * off the turn's path, so the next turns may commit before it is done; with this slack they do not push messages
+ * out of memory that were never summarized. Only a summarizer failing turn after turn reaches the cap.
+ */
+export const SUMMARY_SLACK_FACTOR = 2;
+
+/**
+ * The snapshot policy while summaries are on: a message window of `trigger × SUMMARY_SLACK_FACTOR`, summaries
+ * pinned. Summarizing (from `trigger` messages on) brings memory back to `keepRecent`.
  */
 export function summaryPolicy(config: SummaryConfig): MemoryPolicy {
   requireConfig(config);
-  const window = messageWindow(config.trigger);
+  const window = messageWindow(config.trigger * SUMMARY_SLACK_FACTOR);
   return { id: `summary:${config.keepRecent}/${config.trigger}`, apply: window.apply };
 }
 

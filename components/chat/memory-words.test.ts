@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { describeMemory, describePolicy, describeSummary } from "./memory-words";
+import type { MemoryStateView } from "./types";
+
+/** Digits are grouped with a no-break space (formatCount). */
+const nbsp = (s: string) => s.replace(/(\d) (\d)/g, "$1\u00a0$2");
+
+function state(change: Partial<MemoryStateView> = {}): MemoryStateView {
+  const settings = { enabled: true, policy: "window", maxMessages: 20, maxTokens: 2000 } as const;
+  return {
+    ...settings,
+    custom: false,
+    effective: { ...settings, policyId: "window:20", maxContextTokens: null, modelContextTokens: 128000 },
+    inMemory: { fromSeq: 1, throughSeq: 4, count: 4, tokens: 40 },
+    clearedThroughSeq: 0,
+    historyMessages: 4,
+    ...change,
+  } as MemoryStateView;
+}
+
+const summary = { fromSeq: 1, throughSeq: 40, messages: 40, version: 3, model: "m", createdAt: "2026-01-01" };
+
+describe("describePolicy", () => {
+  it.each([
+    ["window:20", "Window of the last 20 messages"],
+    ["window:1", "Window of the last message"],
+    ["tokens:2000", "Within 2 000 tokens"],
+    ["tokens:2000+window:20", "Within 2 000 tokens, at most the last 20 messages"],
+    ["summary:4/8", "Summary + the last 4 messages"],
+    ["none", "Memory off"],
+    ["unbounded", "The whole history"],
+    ["facts:3+window:2", "facts:3+window:2"],
+    ["something-new", "something-new"],
+  ])("%s → %s", (id, words) => {
+    expect(describePolicy(id)).toBe(nbsp(words));
+  });
+});
+
+describe("describeMemory", () => {
+  it("says the window, the token budget, or that memory is off", () => {
+    expect(describeMemory(state())).toBe("Remembers the last 20 messages");
+    expect(describeMemory(state({ policy: "tokens" }))).toBe(nbsp("Within 2 000 tokens · up to 20 messages"));
+    expect(describeMemory(state({ enabled: false, policy: "summary" }))).toBe("Memory off");
+  });
+
+  it("counts the summarized messages under the summary policy", () => {
+    expect(describeMemory(state({ policy: "summary" }))).toBe("Remembers the last 20 messages");
+    expect(describeMemory(state({ policy: "summary", summary: { ...summary, messages: 12 } }))).toBe(
+      "Remembers the last 20 messages · 12 earlier ones summarized",
+    );
+    expect(describeMemory(state({ policy: "summary", summary: { ...summary, messages: 1 } }))).toBe(
+      "Remembers the last 20 messages · 1 earlier one summarized",
+    );
+  });
+
+  it("says memory was cleared, and what it holds once the conversation goes on", () => {
+    expect(describeMemory(state({ clearedThroughSeq: 6, historyMessages: 6 }))).toBe(
+      "Memory cleared — remembers only what was said since",
+    );
+    expect(describeMemory(state({ clearedThroughSeq: 6, historyMessages: 8 }))).toBe(
+      "Remembers the last 20 messages · since memory was cleared",
+    );
+  });
+});
+
+describe("describeSummary", () => {
+  it("names the range, the version and the message count", () => {
+    expect(describeSummary(summary)).toBe("Summary of #1–#40, v3 (40 messages)");
+    expect(describeSummary({ ...summary, fromSeq: 5, throughSeq: 5, messages: 1, version: 1 })).toBe(
+      "Summary of #5, v1 (1 message)",
+    );
+  });
+});
