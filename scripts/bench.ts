@@ -3,10 +3,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { FULL, type Options, parseOptions, QUICK, type Sizes, USAGE } from "./bench/config";
+import { compareSizes, FULL, type Options, parseOptions, QUICK, type Sizes, USAGE } from "./bench/config";
 import { BenchError, Client } from "./bench/http";
 import { checkSessionIntegrity, type Inspector, openInspector } from "./bench/inspect";
 import { buildPlan, turnContent } from "./bench/plan";
+import { type ProfileSummary, summarizeProfile } from "./bench/profile";
 import { fmtInt, fmtMs, fmtSeconds, type Target, table, verdict } from "./bench/report";
 import { seed } from "./bench/seed";
 import {
@@ -17,7 +18,8 @@ import {
   serverEnv,
   startServer,
 } from "./bench/server";
-import { round } from "./bench/stats";
+import { round, summarize } from "./bench/stats";
+import { runW6, type W6Result, warmW6, worstLoop } from "./bench/streams";
 import {
   type CountResult,
   type CpuUse,
@@ -58,6 +60,11 @@ interface Results {
   w3?: W3Result;
   w4?: W4Result;
   w5?: W5Result;
+  w6?: W6Result[];
+  /** --multi: W2 against several instances behind a proxy. */
+  w2Multi?: W2Result & { instances: number };
+  /** --profile: the server's CPU profile during a W1 pass, by package. */
+  profile?: ProfileSummary & { file: string; turns: number };
   checks: { name: string; ok: boolean; detail?: string }[];
   targets: Target[];
   errors: string[];
@@ -120,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const build = assertBuilt(log);
+  if (options.compare) return runCompare(options, options.compare);
   const sizes: Sizes = options.quick ? QUICK : FULL;
   const startedAt = new Date();
   const { url, cleanup } = await databaseFor(options);
@@ -214,6 +222,10 @@ async function main(argv: string[]): Promise<number> {
     const w1 = await runW1(owner, plan.sessions.w1, sizes, inspector, server.cpuMs);
     results.w1 = w1.rows;
     results.w1Cpu = w1.cpu;
+    if (options.profile) {
+      log(`profiling the server during a W1 pass (${sizes.w1Turns} turns per H) …`);
+      results.profile = await profileW1(server, owner, plan.sessions.w1, sizes.w1Turns, startedAt);
+    }
     log(`W2: ${sizes.w2Users} users × ${sizes.w2Turns} turns, concurrently …`);
     results.w2 = await runW2(w2Clients, plan.sessions.w2, sizes, server.cpuMs);
     log(`W4: admin API over ${fmtInt(sizes.w4Sessions)} sessions …`);
@@ -235,11 +247,80 @@ async function main(argv: string[]): Promise<number> {
     );
     servers.push(slow);
     results.w3 = await runW3(owner.withBase(slow.url), plan.sessions.w3, sizes);
+    await slow.stop();
+    servers.splice(servers.indexOf(slow), 1);
+
+    log(
+      `W6: ${sizes.w6Streams.map(fmtInt).join(" then ")} answers streaming at once, ${sizes.w6TokenDelayMs} ms per token …`,
+    );
+    const streaming = await startServer(
+      serverEnv({
+        DATABASE_URL: url,
+        AUTH_SECRET: authSecret,
+        MEMORY_POLICY: options.memoryPolicy,
+        OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w6FirstTokenDelayMs),
+        OFFLINE_MODEL_TOKEN_DELAY_MS: String(sizes.w6TokenDelayMs),
+      }),
+    );
+    servers.push(streaming);
+    await warmW6(owner.withBase(streaming.url), plan.sessions.w6Warmup, sizes.serverWarmupTurns);
+    results.w6 = [];
+    for (const group of plan.sessions.w6) {
+      const w6 = await runW6(owner.withBase(streaming.url), group, streaming, {
+        firstTokenDelayMs: sizes.w6FirstTokenDelayMs,
+        tokenDelayMs: sizes.w6TokenDelayMs,
+        timeoutMs: sizes.w6TimeoutMs,
+      });
+      results.w6.push(w6);
+      log(
+        `W6 N=${w6.n}: ${w6.completed} completed, ${w6.failed} failed, overhead p99 ${fmtMs(w6.overheadMs.p99)}, ` +
+          `event loop max ${fmtMs(worstLoop(w6.loop).maxMs)}`,
+      );
+    }
     await stopAll();
+
+    if (options.multi > 1) {
+      log(`W2 on ${options.multi} instances behind a round-robin proxy …`);
+      const { startProxy } = await import("./bench/multi");
+      const instances: RunningServer[] = [];
+      for (let i = 0; i < options.multi; i++) {
+        const instance = await startServer(
+          serverEnv({ DATABASE_URL: url, AUTH_SECRET: authSecret, MEMORY_POLICY: options.memoryPolicy }),
+        );
+        instances.push(instance);
+        servers.push(instance);
+      }
+      const proxy = await startProxy(instances.map((x) => Number(new URL(x.url).port)));
+      try {
+        const clients = plan.w2Users.map((u) => new Client(proxy.url, u.email));
+        for (const [i, c] of clients.entries()) await c.signIn(plan.w2Users[i]?.email ?? "", plan.password);
+        // Warm every instance the way the single server was warmed (the proxy alternates between them).
+        for (let i = 0; i < sizes.serverWarmupTurns * options.multi; i++) {
+          await owner.withBase(proxy.url).turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
+        }
+        const cpu = () => {
+          const all = [...instances.map((x) => x.cpuMs()), proxy.cpuMs()];
+          return all.some((x) => x === null) ? null : all.reduce((a, b) => (a ?? 0) + (b ?? 0), 0);
+        };
+        results.w2Multi = {
+          ...(await runW2(clients, plan.sessions.w2, sizes, cpu)),
+          instances: options.multi,
+        };
+      } finally {
+        await proxy.stop();
+        await stopAll();
+      }
+    }
 
     // Invariants, checked on the database itself.
     inspector = await openInspector(url);
-    const touched = [...plan.sessions.w1, ...plan.sessions.count, ...plan.sessions.w2, plan.sessions.w3];
+    const touched = [
+      ...plan.sessions.w1,
+      ...plan.sessions.count,
+      ...plan.sessions.w2,
+      plan.sessions.w3,
+      ...plan.sessions.w6.flat(),
+    ];
     const broken: string[] = [];
     for (const x of touched) {
       const problem = await checkSessionIntegrity(inspector, x.id);
@@ -270,6 +351,13 @@ async function main(argv: string[]): Promise<number> {
         name: "over HTTP, PostgreSQL's own statistics show no sequential scan of ChatMessage at any H",
         ok: scans.length === 0,
         ...(scans.length ? { detail: scans.map((row) => `H=${row.h}`).join(", ") } : {}),
+      });
+    }
+    for (const w6 of results.w6 ?? []) {
+      results.checks.push({
+        name: `W6: all ${fmtInt(w6.n)} streamed answers completed`,
+        ok: w6.failed === 0,
+        ...(w6.failed ? { detail: w6.errors.map((e) => `${e.count}× ${e.message}`).join("; ") } : {}),
       });
     }
     results.checks.push({
@@ -312,6 +400,373 @@ async function main(argv: string[]): Promise<number> {
   }
   return 0;
 }
+
+/**
+ * A separate pass of W1's turns (interleaved across H, like W1) with the server's CPU profiler on: the profiler's
+ * own cost stays out of the W1 figures. The .cpuprofile is kept under bench-results/ and summarized by package.
+ */
+async function profileW1(
+  server: RunningServer,
+  client: Client,
+  sessions: { id: string }[],
+  turnsPerH: number,
+  startedAt: Date,
+): Promise<ProfileSummary & { file: string; turns: number }> {
+  await server.probe.profileStart();
+  let turns = 0;
+  for (let i = 0; i < turnsPerH; i++) {
+    for (const session of sessions) {
+      await client.turn(session.id, turnContent("Profiled", i));
+      turns++;
+    }
+  }
+  const files = await server.probe.profileStop();
+  // The busiest process is the server (next start runs it in its own process; a parent would be idle).
+  const summaries = files.map((f) => ({ f, s: summarizeProfile(f, server.root) }));
+  summaries.sort((a, b) => b.s.busyMs - a.s.busyMs);
+  const best = summaries[0];
+  if (!best) throw new BenchError("the CPU profile was not written");
+  const dir = path.join(ROOT, "bench-results");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${startedAt.toISOString().replace(/[:.]/g, "-")}-w1.cpuprofile`);
+  writeFileSync(file, readFileSync(best.f));
+  return { ...best.s, file: path.relative(ROOT, file), turns };
+}
+
+export function renderProfile(p: ProfileSummary & { turns: number }): string[] {
+  const out = [
+    `CPU profile of the server during ${p.turns} W1 turns — self time by package (${fmtMs(p.busyMs / p.turns)} busy per turn; idle excluded)`,
+  ];
+  out.push(
+    table(
+      ["package", "self time", "per turn", "share"],
+      p.groups
+        .filter((g) => g.share >= 0.005)
+        .map((g) => [g.group, fmtMs(g.ms), fmtMs(g.ms / p.turns), `${(g.share * 100).toFixed(1)} %`]),
+    ),
+  );
+  out.push("  top functions by self time:");
+  for (const f of p.top.slice(0, 12)) {
+    out.push(
+      `    ${`${(f.share * 100).toFixed(1)} %`.padStart(7)}  ${f.fn}  ${f.where.slice(-70)}  [${f.group}]`,
+    );
+  }
+  return out;
+}
+
+function renderW6(rows: W6Result[], sizes: Sizes): string[] {
+  const out = [
+    `W6 many open streams — N answers at once, offline model: ${sizes.w6FirstTokenDelayMs} ms to the first token, then ${sizes.w6TokenDelayMs} ms per token (${round(1000 / sizes.w6TokenDelayMs)} tokens/s); overhead = turn wall time − the model's own time`,
+  ];
+  out.push(
+    table(
+      [
+        "N",
+        "completed",
+        "failed",
+        "peak open",
+        "tokens",
+        "answer (median)",
+        "model time",
+        "overhead p50",
+        "p99",
+        "max",
+        "target",
+        "",
+        "loop max",
+        "loop p99",
+        "target",
+        "",
+        "RSS before → max",
+        "wall",
+      ],
+      rows.map((w) => {
+        const loop = worstLoop(w.loop);
+        return [
+          fmtInt(w.n),
+          w.completed,
+          w.failed,
+          w.peakOpen,
+          w.tokens.median,
+          fmtMs(w.totalMs.median),
+          fmtMs(w.modelMs.median),
+          fmtMs(w.overheadMs.median),
+          fmtMs(w.overheadMs.p99),
+          fmtMs(w.overheadMs.max),
+          "p99 < 50 ms",
+          verdict(w.overheadMs.p99 < 50),
+          fmtMs(loop.maxMs),
+          fmtMs(loop.p99Ms),
+          "max ≤ 50 ms",
+          verdict(loop.maxMs <= 50),
+          `${fmtMib(w.rssKiB.before)} → ${fmtMib(w.rssKiB.max)}`,
+          fmtSeconds(w.wallMs),
+        ];
+      }),
+    ),
+  );
+  for (const w of rows) {
+    out.push(
+      `  N=${fmtInt(w.n)}: ${round(w.tokensPerSecond)} tokens/s per answer (median, whole turn); first text byte median ${fmtMs(w.firstDeltaMs.median)}, p99 ${fmtMs(w.firstDeltaMs.p99)}; ` +
+        `≈${fmtInt(w.heartbeatWritesEstimate)} heartbeat writes (1/s per open answer); server CPU ${w.serverCpuMs === null ? "—" : `${fmtMs(w.serverCpuMs / Math.max(w.completed, 1))} per answer`}`,
+    );
+    for (const e of w.errors) out.push(`    FAILED ${e.count}×: ${e.message}`);
+  }
+  return out;
+}
+
+const fmtMib = (kib: number | null) => (kib === null ? "—" : `${Math.round(kib / 1024)} MiB`);
+
+// ------------------------------------------------------------------------------------------------ --compare
+
+interface Side {
+  label: string;
+  root: string;
+  url: string;
+  cleanup: () => Promise<void>;
+}
+
+interface CompareFigure {
+  figure: string;
+  here: number;
+  other: number;
+}
+
+/**
+ * `--compare <ref>`: the same workloads against this build and a build of <ref>, in one run. Each build gets its
+ * own database, migrated by its own commit and seeded with the same plan (same ids, same histories), so a schema
+ * change between the two never breaks either. W1 is interleaved turn by turn (round i: every H on one build, then
+ * every H on the other, the order alternating by round); W3 turn by turn; W6 block by block.
+ */
+async function runCompare(options: Options, ref: string): Promise<number> {
+  const kind = options.db.toLowerCase();
+  if (!["sqlite", "postgres", "postgresql"].includes(kind)) {
+    throw new BenchError("--compare needs --db sqlite or --db postgres (it creates one database per build)");
+  }
+  const sizes = compareSizes(options.quick ? QUICK : FULL);
+  const startedAt = new Date();
+  const { migrateWithOther, prepareOther } = await import("./bench/compare");
+  const other = prepareOther(ref, log);
+  log(
+    `--compare: ${other.ref} built in ${fmtSeconds(other.buildMs)}; node_modules: ${other.modules}; migrations ` +
+      `${other.sameMigrations ? "identical" : `differ (${other.migrations.here} here, ${other.migrations.there} there): each build gets its own database`}`,
+  );
+  const sides: Side[] = [];
+  const servers: RunningServer[] = [];
+  const figures: CompareFigure[] = [];
+  const errors: string[] = [];
+  const stopAll = async () => {
+    for (const x of servers.splice(0)) await x.stop();
+  };
+  try {
+    const a = await databaseFor(options);
+    sides.push({ label: "this", root: ROOT, ...a });
+    const b = await databaseFor(options);
+    sides.push({ label: other.commit.slice(0, 8), root: other.root, ...b });
+    await migrateDatabase(a.url);
+    migrateWithOther(other, b.url);
+    const password = randomBytes(12).toString("base64url");
+    const { hashPassword } = await import("@/lib/auth/password");
+    const plan = buildPlan(sizes, await hashPassword(password, 4), password);
+    for (const side of sides) {
+      const seeded = await seed(side.url, plan.seed);
+      log(`seeded ${fmtInt(seeded.messages)} messages for ${side.label} in ${fmtSeconds(seeded.ms)}`);
+    }
+    const authSecret = randomBytes(32).toString("base64url");
+    const start = async (side: Side, extra: Record<string, string> = {}) => {
+      const server = await startServer(
+        serverEnv({
+          DATABASE_URL: side.url,
+          AUTH_SECRET: authSecret,
+          MEMORY_POLICY: options.memoryPolicy,
+          ...extra,
+        }),
+        { root: side.root },
+      );
+      servers.push(server);
+      return server;
+    };
+    const both = <T>(fn: (i: number) => Promise<T>) => Promise.all([fn(0), fn(1)]);
+
+    // W1, interleaved turn by turn across builds and H.
+    const main = await both((i) => start(sides[i] as Side));
+    const owners = main.map((x) => new Client(x.url, plan.owner.email));
+    for (const c of owners) await c.signIn(plan.owner.email, password);
+    for (let i = 0; i < sizes.serverWarmupTurns; i++) {
+      for (const c of owners) await c.turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
+    }
+    log(`W1 on both builds: ${sizes.w1Turns} turns per H, interleaved …`);
+    for (const session of plan.sessions.w1) {
+      for (let i = 0; i < sizes.w1WarmupTurns; i++) {
+        for (const c of owners) await c.turn(session.id, turnContent("W1 warm-up", i));
+      }
+    }
+    const w1 = [0, 1].map(() => plan.sessions.w1.map(() => [] as number[]));
+    for (let i = 0; i < sizes.w1Turns; i++) {
+      for (const s of i % 2 ? [1, 0] : [0, 1]) {
+        for (let k = 0; k < plan.sessions.w1.length; k++) {
+          const j = (i + k) % plan.sessions.w1.length;
+          const t = await (owners[s] as Client).turn(
+            (plan.sessions.w1[j] as { id: string }).id,
+            turnContent("W1", i),
+          );
+          w1[s]?.[j]?.push(t.totalMs);
+        }
+      }
+    }
+    for (const [j, session] of plan.sessions.w1.entries()) {
+      const [x, y] = [0, 1].map((s) => summarize(w1[s]?.[j] ?? []));
+      if (!x || !y) continue;
+      figures.push({ figure: `W1 median, H = ${fmtInt(session.messages)}`, here: x.median, other: y.median });
+      figures.push({ figure: `W1 p90, H = ${fmtInt(session.messages)}`, here: x.p90, other: y.p90 });
+    }
+    const all = [0, 1].map((s) => summarize((w1[s] ?? []).flat()));
+    figures.push({
+      figure: "W1 median, all H",
+      here: all[0]?.median ?? Number.NaN,
+      other: all[1]?.median ?? Number.NaN,
+    });
+    await stopAll();
+
+    // W3, turn by turn.
+    log("W3 on both builds …");
+    const slow = await both((i) =>
+      start(sides[i] as Side, { OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w3FirstTokenDelayMs) }),
+    );
+    const slowOwners = slow.map((x, i) => (owners[i] as Client).withBase(x.url));
+    for (let i = 0; i < 3; i++)
+      for (const c of slowOwners) await c.turn(plan.sessions.w3.id, turnContent("W3 warm-up", i));
+    const w3 = [[], []] as { first: number; meta: number }[][];
+    for (let i = 0; i < sizes.w3Turns; i++) {
+      for (const s of i % 2 ? [1, 0] : [0, 1]) {
+        const t = await (slowOwners[s] as Client).turn(plan.sessions.w3.id, turnContent("W3", i));
+        w3[s]?.push({ first: t.firstDeltaMs - sizes.w3FirstTokenDelayMs, meta: t.firstByteMs });
+      }
+    }
+    const w3s = w3.map((xs) => ({
+      first: summarize(xs.map((x) => x.first)),
+      meta: summarize(xs.map((x) => x.meta)),
+    }));
+    figures.push({
+      figure: "W3 first model byte − delay, median",
+      here: w3s[0]?.first.median ?? Number.NaN,
+      other: w3s[1]?.first.median ?? Number.NaN,
+    });
+    figures.push({
+      figure: "W3 first byte (meta), median",
+      here: w3s[0]?.meta.median ?? Number.NaN,
+      other: w3s[1]?.meta.median ?? Number.NaN,
+    });
+    await stopAll();
+
+    // W6 at its smallest N, block by block.
+    const group = plan.sessions.w6[0];
+    if (group?.length) {
+      log(`W6 on both builds: ${group.length} answers at once …`);
+      const streaming = await both((i) =>
+        start(sides[i] as Side, {
+          OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w6FirstTokenDelayMs),
+          OFFLINE_MODEL_TOKEN_DELAY_MS: String(sizes.w6TokenDelayMs),
+        }),
+      );
+      for (const s of [0, 1]) {
+        await warmW6(
+          (owners[s] as Client).withBase((streaming[s] as RunningServer).url),
+          plan.sessions.w6Warmup,
+          sizes.serverWarmupTurns,
+        );
+      }
+      const w6: W6Result[] = [];
+      for (const s of [0, 1]) {
+        w6[s] = await runW6(
+          (owners[s] as Client).withBase((streaming[s] as RunningServer).url),
+          group,
+          streaming[s] as RunningServer,
+          {
+            firstTokenDelayMs: sizes.w6FirstTokenDelayMs,
+            tokenDelayMs: sizes.w6TokenDelayMs,
+            timeoutMs: sizes.w6TimeoutMs,
+          },
+        );
+        if (w6[s]?.failed)
+          errors.push(
+            `W6 on ${sides[s]?.label}: ${w6[s]?.failed} answers failed: ${JSON.stringify(w6[s]?.errors)}`,
+          );
+      }
+      const [x, y] = w6 as [W6Result, W6Result];
+      figures.push({
+        figure: `W6 N=${group.length} overhead p50`,
+        here: x.overheadMs.median,
+        other: y.overheadMs.median,
+      });
+      figures.push({
+        figure: `W6 N=${group.length} overhead p99`,
+        here: x.overheadMs.p99,
+        other: y.overheadMs.p99,
+      });
+      figures.push({
+        figure: `W6 N=${group.length} event-loop max`,
+        here: worstLoop(x.loop).maxMs,
+        other: worstLoop(y.loop).maxMs,
+      });
+      figures.push({
+        figure: `W6 N=${group.length} server RSS max (MiB)`,
+        here: (x.rssKiB.max ?? Number.NaN) / 1024,
+        other: (y.rssKiB.max ?? Number.NaN) / 1024,
+      });
+      await stopAll();
+    }
+  } catch (error) {
+    errors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    for (const x of servers) console.error(`--- last output of the server on ${x.url}:\n${x.output()}`);
+  } finally {
+    await stopAll();
+    for (const side of sides) {
+      if (options.keep) log(`kept the database: ${redactUrl(side.url)}`);
+      else
+        await side.cleanup().catch((e: unknown) => errors.push(`could not drop the database: ${String(e)}`));
+    }
+    other.remove();
+  }
+
+  const head = `Recall benchmark — --compare: this tree (${gitCommit() ?? "?"}) vs ${other.ref} (${other.commit.slice(0, 12)}), ${options.db}, ${options.quick ? "quick" : "full"} sizes, ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC, load average ${os
+    .loadavg()
+    .map((l) => round(l))
+    .join(" ")} at end`;
+  const lines = [
+    "",
+    head,
+    `  each build on its own database (migrations ${other.sameMigrations ? "identical" : `differ: ${other.migrations.here} here, ${other.migrations.there} in ${other.ref}`}), seeded with the same plan; W1 and W3 interleaved turn by turn, W6 block by block`,
+    table(
+      ["figure", "this", other.ref, "ratio this/other"],
+      figures.map((f) => [
+        f.figure,
+        fmtNum(f.figure, f.here),
+        fmtNum(f.figure, f.other),
+        `${round(f.here / f.other)}×`,
+      ]),
+    ),
+  ];
+  console.log(lines.join("\n"));
+  const dir = path.join(ROOT, "bench-results");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(
+    dir,
+    `${startedAt.toISOString().replace(/[:.]/g, "-")}-compare-${other.commit.slice(0, 8)}.json`,
+  );
+  writeFileSync(
+    file,
+    `${JSON.stringify({ ref: other.ref, commit: other.commit, here: gitCommit(), db: options.db, quick: options.quick, modules: other.modules, sameMigrations: other.sameMigrations, figures, errors }, jsonRound, 2)}\n`,
+  );
+  log(`results written to ${path.relative(ROOT, file)}`);
+  if (errors.length) {
+    console.error(`\nbench: FAILED with ${errors.length} error(s):\n${errors.join("\n")}`);
+    return 1;
+  }
+  return 0;
+}
+
+const fmtNum = (figure: string, v: number) => (figure.includes("MiB") ? `${Math.round(v)} MiB` : fmtMs(v));
 
 /** Keeps the JSON readable: latencies to 0.01 ms, no raw sample arrays longer than needed. */
 function jsonRound(_key: string, value: unknown) {
@@ -538,6 +993,46 @@ function render(r: Results, sizes: Sizes): string {
       ),
     );
   }
+
+  if (r.w6?.length) out.push("", ...renderW6(r.w6, sizes));
+
+  if (r.w2Multi) {
+    const w = r.w2Multi;
+    const cores = Number(r.meta.cpus) || 1;
+    out.push(
+      "",
+      `W2 on one machine with ${w.instances} processes — ${w.instances} next start instances on one database behind a round-robin proxy (its own process), ${w.users} users × ${w.turnsPerUser} turns; ${cores} cores shared by the servers, the proxy, the client${r.meta.db === "postgresql" ? " and PostgreSQL" : ""}`,
+    );
+    const row = (label: string, x: W2Result) => [
+      label,
+      x.users * x.turnsPerUser,
+      fmtSeconds(x.wallMs),
+      `${round(x.turnsPerSecond)}/s`,
+      `${round(x.turnsPerSecond / cores)}/s`,
+      fmtMs(x.latency.median),
+      fmtMs(x.latency.p99),
+      x.cpu.serverMsPerTurn === null ? "—" : fmtMs(x.cpu.serverMsPerTurn),
+      verdict(x.turnsPerSecond >= 250 && x.latency.p99 <= 100),
+    ];
+    out.push(
+      table(
+        [
+          "",
+          "turns",
+          "wall",
+          "turns/s",
+          "per core",
+          "p50",
+          "p99",
+          "server CPU/turn",
+          "≥ 250/s, p99 ≤ 100 ms",
+        ],
+        [...(r.w2 ? [row("1 process", r.w2)] : []), row(`${w.instances} processes + proxy`, w)],
+      ),
+    );
+  }
+
+  if (r.profile) out.push("", ...renderProfile(r.profile));
 
   if (r.w4) {
     const w = r.w4;

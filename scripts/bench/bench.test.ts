@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { lockfileCompatible } from "./compare";
 import { parseOptions } from "./config";
 import type { Statement } from "./instrument";
+import { groupOf } from "./profile";
 import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
 import { median, percentile, summarize } from "./stats";
+import { answerText } from "./streams";
 import { shapeOf, signature } from "./workloads";
 
 const stmt = (sql: string, rows: number): Statement => ({
@@ -41,6 +44,9 @@ describe("bench options", () => {
       keep: false,
       help: false,
       memoryPolicy: "window",
+      multi: 0,
+      compare: null,
+      profile: false,
     });
     expect(parseOptions(["--quick", "--db", "postgres"])).toMatchObject({ quick: true, db: "postgres" });
     expect(parseOptions(["--memory-policy", "summary"])).toMatchObject({ memoryPolicy: "summary" });
@@ -77,5 +83,46 @@ describe("statement shapes", () => {
     ]);
     expect(turn).toMatchObject({ statements: 5, rowsRead: 1, rowsWritten: 2, transactions: 1 });
     expect(signature(turn)).toContain("SELECT MemorySnapshot 1");
+  });
+});
+
+describe("issue 16 additions", () => {
+  it("parses --multi, --compare and --profile, and refuses one instance", () => {
+    const o = parseOptions(["--multi", "2", "--compare", "f74b6c2", "--profile"]);
+    expect(o).toMatchObject({ multi: 2, compare: "f74b6c2", profile: true });
+    expect(parseOptions([])).toMatchObject({ multi: 0, compare: null, profile: false });
+    expect(() => parseOptions(["--multi", "1"])).toThrow(/--multi/);
+  });
+
+  it("groups profile frames by package, through the original source path", () => {
+    expect(groupOf("node_modules/@prisma/client/runtime/client.js")).toBe("Prisma");
+    expect(groupOf("node_modules/@prisma/adapter-pg/dist/index.mjs")).toBe("Prisma (driver adapter)");
+    expect(groupOf("node_modules/next/dist/server/base-server.js")).toBe("Next.js");
+    expect(groupOf("node:internal/webstreams/readablestream")).toBe("web streams");
+    expect(groupOf("node:net")).toBe("Node.js core");
+    expect(groupOf("node_modules/gpt-tokenizer/src/BytePairEncodingCore.ts")).toBe("gpt-tokenizer");
+    expect(groupOf("lib/chat/turn.ts")).toBe("app code");
+    expect(groupOf("", "(garbage collector)")).toBe("GC");
+  });
+
+  it("reuses node_modules only when the other lockfile pins nothing this one does not pin the same", () => {
+    const lock = (pkgs: Record<string, string>) =>
+      JSON.stringify({
+        packages: Object.fromEntries(
+          Object.entries(pkgs).map(([k, v]) => [`node_modules/${k}`, { version: v }]),
+        ),
+      });
+    const here = lock({ next: "16.4.6", swr: "2.5.1" });
+    expect(lockfileCompatible(here, here)).toBe("identical");
+    expect(lockfileCompatible(here, lock({ next: "16.4.6" }))).toBe("superset");
+    expect(lockfileCompatible(here, lock({ next: "16.4.5" }))).toBeNull();
+    expect(lockfileCompatible(here, lock({ react: "19.0.0" }))).toBeNull();
+  });
+
+  it("rebuilds a streamed answer from its delta events", () => {
+    const body =
+      'event: meta\ndata: {"type":"meta"}\n\nevent: delta\ndata: {"type":"delta","text":"Hello"}\n\n' +
+      'event: delta\ndata: {"type":"delta","text":" world"}\n\nevent: done\ndata: {"type":"done","status":"complete"}\n\n';
+    expect(answerText(body)).toBe("Hello world");
   });
 });

@@ -28,6 +28,13 @@ export interface Sizes {
   w4Repeats: number;
   w4PageSize: number;
   w5Messages: number;
+  /** W6: concurrent streaming answers, one block per N (each N on its own sessions of w6History messages). */
+  w6Streams: number[];
+  w6History: number;
+  w6FirstTokenDelayMs: number;
+  /** 25 ms: 40 tokens/s. */
+  w6TokenDelayMs: number;
+  w6TimeoutMs: number;
 }
 
 export const FULL: Sizes = {
@@ -50,6 +57,11 @@ export const FULL: Sizes = {
   w4Repeats: 21,
   w4PageSize: 50,
   w5Messages: 100_000,
+  w6Streams: [200, 1_000],
+  w6History: 10,
+  w6FirstTokenDelayMs: 25,
+  w6TokenDelayMs: 25,
+  w6TimeoutMs: 120_000,
 };
 
 export const QUICK: Sizes = {
@@ -72,7 +84,24 @@ export const QUICK: Sizes = {
   w4Repeats: 5,
   w4PageSize: 50,
   w5Messages: 5_000,
+  w6Streams: [50],
+  w6History: 10,
+  w6FirstTokenDelayMs: 25,
+  w6TokenDelayMs: 25,
+  w6TimeoutMs: 60_000,
 };
+
+/**
+ * `--compare`: W1, W3 and W6 (its smallest N) on both builds; nothing seeded for W4 and W5. The W2 users are
+ * still seeded (the plan always has them) but W2 does not run.
+ */
+export const compareSizes = (sizes: Sizes): Sizes => ({
+  ...sizes,
+  w4Sessions: 0,
+  w4Users: 0,
+  w5Messages: 10,
+  w6Streams: sizes.w6Streams.slice(0, 1),
+});
 
 export interface Options {
   quick: boolean;
@@ -82,6 +111,12 @@ export interface Options {
   help: boolean;
   /** The server's MEMORY_POLICY (issue 10): the default window, the token budget, or summaries. */
   memoryPolicy: "window" | "tokens" | "summary";
+  /** --multi N: W2 again against N `next start` instances behind a round-robin proxy (0: not run). */
+  multi: number;
+  /** --compare <ref>: W1, W3 and W6 against this build and a build of <ref>, interleaved; ratios. */
+  compare: string | null;
+  /** --profile: a CPU profile of the server during the W1 block, summarized by package. */
+  profile: boolean;
 }
 
 export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<url>] [--keep]]
@@ -93,6 +128,16 @@ export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<
   --keep         keep the database afterwards (its URL is printed)
   --memory-policy window|tokens|summary
                  the server's MEMORY_POLICY (default window); tokens uses MEMORY_MAX_TOKENS=8000
+  --multi N      also run W2 against N next start instances on the same database behind a round-robin proxy
+                 (scripts/bench/proxy.mjs) and report turns/s per core beside the single-process W2
+  --profile      CPU-profile the server during the W1 block; prints self time by package (Prisma, Next.js, web
+                 streams, gpt-tokenizer, app code …) and keeps the .cpuprofile under bench-results/
+  --compare <git-ref>
+                 build <git-ref> in a temporary git worktree (node_modules symlinked when the lockfile allows,
+                 else npm ci; next build under /tmp/recall-build.lock unless an ancestor already holds it), seed
+                 a database for each build (each migrated by its own commit), run W1, W3 and W6 (smallest N)
+                 against both builds interleaved turn by turn, and print ratios this/other; removes the worktree
+                 (with --quick: the quick sizes; the other workloads do not run)
 
 Needs an existing production build (npm run build). Prints a table and writes bench-results/<time>-<db>.json.
 Exits non-zero on errors and broken invariants (rows left after a delete, per-turn statements that change
@@ -107,6 +152,9 @@ export function parseOptions(argv: string[]): Options {
       keep: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
       "memory-policy": { type: "string", default: "window" },
+      multi: { type: "string", default: "0" },
+      compare: { type: "string" },
+      profile: { type: "boolean", default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -115,5 +163,18 @@ export function parseOptions(argv: string[]): Options {
   if (memoryPolicy !== "window" && memoryPolicy !== "tokens" && memoryPolicy !== "summary") {
     throw new Error(`--memory-policy must be window, tokens or summary (got "${memoryPolicy}")`);
   }
-  return { quick: values.quick, db: values.db, keep: values.keep, help: values.help, memoryPolicy };
+  const multi = Number(values.multi);
+  if (!Number.isInteger(multi) || multi < 0 || multi === 1 || multi > 8) {
+    throw new Error(`--multi must be a number of instances from 2 to 8 (got "${values.multi}")`);
+  }
+  return {
+    quick: values.quick,
+    db: values.db,
+    keep: values.keep,
+    help: values.help,
+    memoryPolicy,
+    multi,
+    compare: values.compare ?? null,
+    profile: values.profile,
+  };
 }

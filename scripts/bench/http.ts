@@ -19,6 +19,8 @@ export interface TurnTiming {
   firstByteMs: number;
   /** Request start → first byte of the model's text (the first `delta` event). */
   firstDeltaMs: number;
+  /** The raw event stream (W6 rebuilds the answer from its deltas). */
+  body: string;
 }
 
 export class BenchError extends Error {
@@ -159,6 +161,7 @@ export class Client {
             totalMs: end - started,
             firstByteMs: firstByte - started,
             firstDeltaMs: firstDelta - started,
+            body: text,
           });
         });
       });

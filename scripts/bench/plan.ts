@@ -19,6 +19,10 @@ export interface BenchPlan {
     w3: SeedSession;
     w4: SeedSession[];
     w5: SeedSession;
+    /** W6: one group of sessions per N in sizes.w6Streams, so each block starts on sessions that took no turn. */
+    w6: SeedSession[][];
+    /** Warm-up of the W6 server: turns run 20 at a time (one answer lasts ~0.6 s there). */
+    w6Warmup: SeedSession[];
   };
 }
 
@@ -52,6 +56,10 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
   const w2 = w2Users.map((u, i) => session(u, `W2 chat ${i + 1}`, sizes.w2History));
   const w3 = session(owner, "W3 streaming", sizes.w3History);
   const w5 = session(owner, "W5 to be deleted", sizes.w5Messages);
+  const w6Warmup = Array.from({ length: 20 }, (_, i) => session(owner, `W6 warm-up ${i + 1}`, 10));
+  const w6 = sizes.w6Streams.map((n, k) =>
+    Array.from({ length: n }, (_, i) => session(owner, `W6 stream ${k + 1}.${i + 1}`, sizes.w6History)),
+  );
   const w4Owners = Array.from({ length: sizes.w4Users }, (_, i) =>
     user(`w4-user-${String(i + 1).padStart(4, "0")}@${DOMAIN}`, `W4 user ${i + 1}`),
   );
@@ -70,7 +78,7 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     owner,
     admin,
     w2Users,
-    sessions: { warmup, count, w1, w2, w3, w4, w5 },
+    sessions: { warmup, count, w1, w2, w3, w4, w5, w6, w6Warmup },
   };
 }
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { type BuildStamp, checkBuild } from "../lib/build-stamp";
 import { ROOT } from "../lib/paths";
@@ -74,9 +75,33 @@ export function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
+/** Event-loop delay inside one server process between two marks (scripts/bench/probe.cjs). */
+export interface LoopDelay {
+  pid: number;
+  wallMs: number;
+  samples: number;
+  maxMs: number;
+  p99Ms: number;
+  p50Ms: number;
+  meanMs: number;
+}
+
+export interface Probe {
+  /** Event-loop delay of every node process of the server since the previous mark (or since start). */
+  mark(): Promise<LoopDelay[]>;
+  profileStart(): Promise<void>;
+  /** Stops the profiler; returns the .cpuprofile files written (one per node process). */
+  profileStop(): Promise<string[]>;
+}
+
 export interface RunningServer {
   url: string;
   pid: number;
+  /** Which checkout it serves (ROOT, or a --compare worktree). */
+  root: string;
+  probe: Probe;
+  /** Resident memory (VmRSS) of all the server's processes now, in KiB; null without /proc. */
+  rssKiB(): number | null;
   /** The last lines the server printed (for error reports). */
   output(): string;
   /** CPU time (user + system) used so far by the server's processes; null where /proc is not available. */
@@ -84,14 +109,30 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunningServer> {
+const PROBE = path.join(ROOT, "scripts", "bench", "probe.cjs");
+
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  { timeoutMs = 60_000, root = ROOT }: { timeoutMs?: number; root?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // The probe (event-loop delay, CPU profile on request) is preloaded into every node process of the server.
+  const probeDir = mkdtempSync(path.join(os.tmpdir(), "recall-bench-probe-"));
   const child: ChildProcess = spawn(
-    path.join(ROOT, "node_modules", ".bin", "next"),
+    path.join(root, "node_modules", ".bin", "next"),
     ["start", "-H", "127.0.0.1", "-p", String(port)],
     // Its own process group, so stop() ends the server and whatever it started, and nothing else.
-    { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    {
+      cwd: root,
+      env: {
+        ...env,
+        NODE_OPTIONS: [env.NODE_OPTIONS, `--require ${PROBE}`].filter(Boolean).join(" "),
+        RECALL_BENCH_PROBE_DIR: probeDir,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
   );
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -126,6 +167,7 @@ export async function startServer(env: NodeJS.ProcessEnv, timeoutMs = 60_000): P
     }, 5000);
     await exit;
     clearTimeout(timer);
+    rmSync(probeDir, { recursive: true, force: true });
   };
   const output = () => lines.join("\n");
 
@@ -147,7 +189,78 @@ export async function startServer(env: NodeJS.ProcessEnv, timeoutMs = 60_000): P
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, pid, output, stop, cpuMs: () => processGroupCpuMs(pid) };
+  return {
+    url,
+    pid,
+    root,
+    output,
+    stop,
+    cpuMs: () => processGroupCpuMs(pid),
+    rssKiB: () => processGroupRssKiB(pid),
+    probe: probeOf(probeDir),
+  };
+}
+
+/** Sends a command to every probed process of a server and waits until each has done it. */
+function probeOf(dir: string): Probe {
+  let signals = 0;
+  const command = async (name: string): Promise<number[]> => {
+    const pids = readdirSync(dir)
+      .filter((f) => f.startsWith("pid-"))
+      .map((f) => Number(f.slice(4)));
+    if (pids.length === 0) throw new BenchError("the server's probe did not start (scripts/bench/probe.cjs)");
+    writeFileSync(path.join(dir, "command"), name);
+    const n = ++signals;
+    for (const pid of pids) process.kill(pid, "SIGUSR2");
+    const deadline = Date.now() + 30_000;
+    for (const pid of pids) {
+      const ack = path.join(dir, `ack-${pid}-${n}`);
+      while (!existsSync(ack)) {
+        if (Date.now() > deadline)
+          throw new BenchError(`the server's probe (pid ${pid}) did not answer ${name}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const error = readFileSync(ack, "utf8");
+      if (error) throw new BenchError(`the server's probe (pid ${pid}) failed ${name}: ${error}`);
+    }
+    return pids;
+  };
+  return {
+    async mark() {
+      const pids = await command("mark");
+      const n = signals;
+      return pids.map((pid) => JSON.parse(readFileSync(path.join(dir, `loop-${pid}-${n}.json`), "utf8")));
+    },
+    async profileStart() {
+      await command("profile-start");
+    },
+    async profileStop() {
+      const pids = await command("profile-stop");
+      return pids.map((pid) => path.join(dir, `cpu-${pid}.cpuprofile`)).filter((f) => existsSync(f));
+    },
+  };
+}
+
+/** Sums VmRSS of the processes in process group `pgid` (Linux /proc), in KiB. */
+export function processGroupRssKiB(pgid: number): number | null {
+  let dirs: string[];
+  try {
+    dirs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  let kib = 0;
+  for (const dir of dirs) {
+    try {
+      const stat = readFileSync(`/proc/${dir}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== pgid) continue;
+      const rss = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${dir}/status`, "utf8"));
+      kib += Number(rss?.[1] ?? 0);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return kib;
 }
 
 /** Clock ticks per second of /proc/<pid>/stat times: 100 on every Linux this runs on. */
