@@ -1,11 +1,25 @@
 import type { NextConfig } from "next";
 // Validates the configuration at build and at start: a bad variable stops `next build` / `next start` with a
 // message naming it, instead of failing on a user's first request.
-import "./lib/env";
+import { env } from "./lib/env";
+import { API_CSP, COMMON_HEADERS, HSTS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
+  // Security headers on every response; pages add their per-request CSP nonce in proxy.ts.
+  async headers() {
+    const https = env.NEXTAUTH_URL?.startsWith("https:");
+    return [
+      { source: "/:path*", headers: [...COMMON_HEADERS, ...(https ? [HSTS] : [])] },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
+      {
+        source: "/:path*",
+        has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
+        headers: [HSTS],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

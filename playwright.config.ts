@@ -20,6 +20,10 @@ const executablePath = existsSync(chromiumPath) ? chromiumPath : undefined;
 const serverEnv = {
   DATABASE_URL: databaseUrl,
   NEXT_TELEMETRY_DISABLED: "1",
+  // Every test registers its own user from 127.0.0.1; lib/rate-limit/limits.int.test.ts checks the limit itself.
+  RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: "10000",
+  // API calls made by the tests send the main server's Origin (see `extraHTTPHeaders`), also to the second one.
+  ALLOWED_ORIGINS: MAIN_URL,
   ...(process.env.E2E_AUTH_SECRET ? { AUTH_SECRET: process.env.E2E_AUTH_SECRET } : {}),
 };
 
@@ -46,6 +50,9 @@ export default defineConfig({
   outputDir: "test-results",
   use: {
     baseURL: MAIN_URL,
+    // Writes must carry an allowed Origin (CSRF check, lib/security/csrf.ts); browsers send one, API requests
+    // made by the tests do not unless told to.
+    extraHTTPHeaders: { origin: MAIN_URL },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     actionTimeout: 10_000,

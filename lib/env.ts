@@ -10,6 +10,13 @@ const boolean = z
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
 const positiveInt = z.coerce.number({ message: "must be a positive integer" }).int().positive();
+/** An integer in [min, max], with one message naming the range. */
+const intFrom = (min: number, max: number) =>
+  z.coerce
+    .number({ message: `must be an integer from ${min} to ${max}` })
+    .int(`must be an integer from ${min} to ${max}`)
+    .min(min, `must be an integer from ${min} to ${max}`)
+    .max(max, `must be an integer from ${min} to ${max}`);
 const nonNegativeInt = z.coerce.number({ message: "must be a non-negative integer" }).int().min(0);
 
 const schema = z.object({
@@ -30,12 +37,54 @@ const schema = z.object({
   CHAT_MAX_INPUT_CHARS: positiveInt.max(100_000).default(8000),
   MEMORY_ENABLED: boolean.default(true),
   MEMORY_MAX_MESSAGES: positiveInt.max(10_000).default(20),
-  TURN_LEASE_SECONDS: positiveInt.max(3600).default(120),
+  MEMORY_POLICY: z
+    .enum(["window", "tokens", "summary"], { message: "must be window, tokens or summary" })
+    .default("window"),
+  MEMORY_MAX_TOKENS: intFrom(100, 1_000_000).default(8000),
+  // At least the answer's reserve (1 024 tokens) plus the smallest budget (100), with room to spare.
+  MODEL_CONTEXT_TOKENS: intFrom(2000, 10_000_000).default(128_000),
+  // Conversations idle (not updated) for longer are deleted, like a manual delete; unset keeps them forever.
+  HISTORY_RETENTION_DAYS: intFrom(1, 36_500).optional(),
+  TURN_LEASE_SECONDS: intFrom(3, 3600).default(10),
+  MODEL_FIRST_BYTE_TIMEOUT_MS: intFrom(100, 600_000).default(60_000),
+  MODEL_IDLE_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
   OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: nonNegativeInt.max(60_000).default(0),
   OFFLINE_MODEL_TOKEN_DELAY_MS: nonNegativeInt.max(10_000).default(0),
   ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   ADMIN_NAME: z.string().min(1).default("Admin"),
+  // Abuse limits (lib/http.ts, lib/security, lib/rate-limit).
+  MAX_BODY_BYTES: positiveInt.max(100 * 1024 * 1024).default(1024 * 1024),
+  ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      const origins: string[] = [];
+      for (const part of v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        try {
+          origins.push(new URL(part).origin);
+        } catch {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${part}" is not a URL (list origins like https://chat.example.com)`,
+          });
+        }
+      }
+      return origins;
+    }),
+  REGISTRATION: z
+    .enum(["open", "closed", "invite"], { message: "must be open, closed or invite" })
+    .default("open"),
+  RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: positiveInt.max(10_000).default(10),
+  RATE_LIMIT_SIGNIN_FAILURES_PER_IP: positiveInt.max(100_000).default(100),
+  RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: positiveInt.max(100_000).default(10),
+  RATE_LIMIT_TURNS_PER_MINUTE: positiveInt.max(100_000).default(60),
+  QUOTA_MESSAGES_PER_DAY: positiveInt.max(10_000_000).optional(),
+  // How many reverse proxies in front of the app append to X-Forwarded-For (0: the app faces clients directly).
+  TRUSTED_PROXY_HOPS: nonNegativeInt.max(10).default(0),
 });
 
 export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; offlineModel: boolean; model: string };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "./errors";
-import { errorResponse, readJson } from "./http";
+import { errorResponse, readBodyText, readJson, route } from "./http";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -58,5 +58,98 @@ describe("readJson", () => {
   it("turns malformed JSON into a 400 bad_request", async () => {
     const req = new Request("http://x", { method: "POST", body: "{not json" });
     await expect(readJson(req, schema)).rejects.toMatchObject({ code: "bad_request", status: 400 });
+  });
+});
+
+describe("body limit (MAX_BODY_BYTES)", () => {
+  const schema = z.object({ title: z.string() });
+
+  it("refuses a declared Content-Length over the limit with 413 without reading it", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        pulled++;
+        c.enqueue(new Uint8Array(1024));
+      },
+    });
+    const req = new Request("http://x", {
+      method: "POST",
+      body,
+      headers: { "content-length": String(10 * 1024 * 1024) },
+      duplex: "half",
+    } as RequestInit);
+    await expect(readBodyText(req, 4096)).rejects.toMatchObject({ code: "payload_too_large", status: 413 });
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it("stops reading a stream as soon as it passes the limit", async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(c) {
+        pulled++;
+        c.enqueue(new Uint8Array(1024));
+      },
+    });
+    const req = new Request("http://x", { method: "POST", body: endless, duplex: "half" } as RequestInit);
+    await expect(readBodyText(req, 10 * 1024)).rejects.toMatchObject({ code: "payload_too_large" });
+    expect(pulled).toBeLessThan(20);
+  });
+
+  it("reads a body at the limit; readJson applies MAX_BODY_BYTES (default 1 MB)", async () => {
+    const text = JSON.stringify({ title: "x".repeat(100) });
+    expect(await readBodyText(new Request("http://x", { method: "POST", body: text }), text.length)).toBe(
+      text,
+    );
+    const big = JSON.stringify({ title: "x".repeat(1024 * 1024) });
+    await expect(
+      readJson(new Request("http://x", { method: "POST", body: big }), schema),
+    ).rejects.toMatchObject({
+      code: "payload_too_large",
+    });
+  });
+
+  it("maps 413 to JSON", async () => {
+    const res = errorResponse(new AppError("payload_too_large", "too big"));
+    expect(res.status).toBe(413);
+    expect((await body(res)).error.code).toBe("payload_too_large");
+  });
+});
+
+describe("route() CSRF check", () => {
+  const handler = route("public", async () => Response.json({ ok: true }, { status: 201 }));
+  const post = (headers: Record<string, string>, text = "{}") =>
+    handler(
+      new Request("http://127.0.0.1:3000/api/x", {
+        method: "POST",
+        headers: { host: "127.0.0.1:3000", ...headers },
+        body: text,
+      }),
+      { params: Promise.resolve({}) },
+    );
+
+  it("runs the handler for a JSON write from the app's own origin", async () => {
+    const res = await post({ origin: "http://127.0.0.1:3000", "content-type": "application/json" });
+    expect(res.status).toBe(201);
+  });
+
+  it("answers 403 csrf for a foreign Origin, a missing one, or text/plain", async () => {
+    const cases: Record<string, string>[] = [
+      { origin: "http://127.0.0.1:4000", "content-type": "application/json" },
+      { "content-type": "application/json" },
+      { origin: "http://127.0.0.1:3000", "content-type": "text/plain" },
+    ];
+    for (const headers of cases) {
+      const res = await post(headers);
+      expect(res.status).toBe(403);
+      expect((await body(res)).error.code).toBe("csrf");
+    }
+  });
+
+  it("adds Retry-After to 429 rate_limited", async () => {
+    const res = errorResponse(
+      new AppError("rate_limited", "slow down", { details: { retryAfterSeconds: 42 } }),
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("42");
   });
 });

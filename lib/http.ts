@@ -2,7 +2,9 @@ import "server-only";
 import { ZodError, type z } from "zod";
 import { type CurrentUser, requireAdmin, requireUser } from "@/lib/auth/session";
 import { isStorageError } from "@/lib/db/errors";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { assertSameOrigin } from "@/lib/security/csrf";
 
 type Access = "public" | "user" | "admin";
 type Ctx<P> = { params: Promise<P> };
@@ -15,7 +17,9 @@ type HandlerArgs<P, A extends Access> = {
 export function errorResponse(e: unknown): Response {
   if (e instanceof AppError) {
     if (e.status >= 500) console.error(`[api] ${e.code}: ${e.message}`, e.cause ?? "");
-    return Response.json(e.toJSON(), { status: e.status });
+    const retryAfter = (e.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    const headers = typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : undefined;
+    return Response.json(e.toJSON(), { status: e.status, headers });
   }
   if (e instanceof ZodError) {
     const details = e.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
@@ -47,8 +51,8 @@ export function errorResponse(e: unknown): Response {
 }
 
 /**
- * The one wrapper for route handlers: authenticates and authorizes before the handler runs,
- * and turns every thrown error into `{ error: { code, message } }` without leaking internals.
+ * The one wrapper for route handlers: refuses cross-site writes (403 csrf), authenticates and authorizes before
+ * the handler runs, and turns every thrown error into `{ error: { code, message } }` without leaking internals.
  */
 export function route<P = Record<string, never>, A extends Access = "user">(
   access: A,
@@ -56,6 +60,7 @@ export function route<P = Record<string, never>, A extends Access = "user">(
 ) {
   return async (req: Request, ctx: Ctx<P>): Promise<Response> => {
     try {
+      assertSameOrigin(req, { allowedOrigins: env.ALLOWED_ORIGINS, publicUrl: env.NEXTAUTH_URL });
       const user =
         access === "public" ? null : access === "admin" ? await requireAdmin() : await requireUser();
       const params = ctx?.params ? await ctx.params : ({} as P);
@@ -66,11 +71,45 @@ export function route<P = Record<string, never>, A extends Access = "user">(
   };
 }
 
-/** Reads and validates a JSON body; a malformed body is a 400 with a code, never an exception. */
+function tooLarge(limit: number): AppError {
+  return new AppError("payload_too_large", `The request body is larger than ${limit} bytes.`, {
+    details: { maxBytes: limit },
+  });
+}
+
+/**
+ * The body as text, read as a stream and abandoned as soon as it passes `limit` bytes (413), so an oversize
+ * upload costs at most `limit` bytes of memory. A declared Content-Length over the limit is refused unread.
+ */
+export async function readBodyText(req: Request, limit: number = env.MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Reads and validates a JSON body of at most MAX_BODY_BYTES (413 beyond); a malformed body is a 400 with a
+ * code, never an exception.
+ */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  const text = await readBodyText(req);
   let body: unknown;
   try {
-    body = await req.json();
+    body = JSON.parse(text);
   } catch {
     throw new AppError("bad_request", "The request body must be valid JSON.");
   }

@@ -7,6 +7,7 @@ const sections = [
   { href: "/admin", label: "Overview", exact: true },
   { href: "/admin/sessions", label: "Sessions" },
   { href: "/admin/users", label: "Users" },
+  { href: "/admin/invites", label: "Invites" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

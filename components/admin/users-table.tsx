@@ -7,7 +7,7 @@ import { type Receipt, ReceiptView } from "@/components/ui/receipt";
 import { formatCount, formatDateTime, plural } from "./format";
 import type { AdminUserView } from "./types";
 
-type Action = "promote" | "demote" | "disable" | "enable" | "delete";
+type Action = "promote" | "demote" | "disable" | "enable" | "delete" | "revokeKeys";
 
 const confirmLabel: Record<Action, string> = {
   promote: "Make administrator",
@@ -15,6 +15,7 @@ const confirmLabel: Record<Action, string> = {
   disable: "Disable account",
   enable: "Enable account",
   delete: "Delete user and data",
+  revokeKeys: "Revoke API keys",
 };
 
 function explain(action: Action, user: AdminUserView, self: boolean): React.ReactNode {
@@ -30,6 +31,8 @@ function explain(action: Action, user: AdminUserView, self: boolean): React.Reac
       return `${who} is signed out at once and cannot sign in or chat until enabled again. Their conversations are kept.`;
     case "enable":
       return `${who} can sign in and chat again.`;
+    case "revokeKeys":
+      return `The ${plural(user.apiKeyCount, "API key")} of ${user.email} will stop working at once. Their conversations are kept.`;
     case "delete":
       return (
         <span className="space-y-2">
@@ -74,11 +77,11 @@ export function UsersTable({
     setError(null);
     setDone(null);
     try {
-      const res = await fetch(`/api/admin/users/${user.id}`, {
-        method: act === "delete" ? "DELETE" : "PATCH",
+      const res = await fetch(`/api/admin/users/${user.id}${act === "revokeKeys" ? "/keys" : ""}`, {
+        method: act === "delete" || act === "revokeKeys" ? "DELETE" : "PATCH",
         headers: { "content-type": "application/json" },
         body:
-          act === "delete"
+          act === "delete" || act === "revokeKeys"
             ? undefined
             : JSON.stringify(
                 act === "promote" || act === "demote"
@@ -109,6 +112,7 @@ export function UsersTable({
           disable: `${user.email} is disabled.`,
           enable: `${user.email} is enabled again.`,
           delete: `${user.email} was deleted.`,
+          revokeKeys: `The API keys of ${user.email} are revoked.`,
         }[act],
       );
       router.refresh();
@@ -183,6 +187,9 @@ export function UsersTable({
                 <th scope="col" className="px-3 py-2 text-right font-medium">
                   Messages
                 </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  API keys
+                </th>
                 <th scope="col" className="px-3 py-2 font-medium">
                   Joined
                 </th>
@@ -236,6 +243,9 @@ export function UsersTable({
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{formatCount(u.sessionCount)}</td>
                     <td className="px-3 py-2 text-right tabular-nums">{formatCount(u.messageCount)}</td>
+                    <td className="px-3 py-2 text-right tabular-nums" data-testid="admin-user-keys">
+                      {formatCount(u.apiKeyCount)}
+                    </td>
                     <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
                       <time dateTime={u.createdAt}>{formatDateTime(u.createdAt)}</time>
                     </td>
@@ -280,6 +290,15 @@ export function UsersTable({
                           Disable
                         </button>
                       )}
+                      <button
+                        type="button"
+                        className={`${action} text-zinc-700 hover:bg-zinc-100`}
+                        onClick={ask("revokeKeys")}
+                        disabled={u.apiKeyCount === 0}
+                        data-testid="user-revoke-keys"
+                      >
+                        Revoke keys
+                      </button>
                       <button
                         type="button"
                         className={`${action} text-red-700 hover:bg-red-50`}

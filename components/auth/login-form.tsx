@@ -11,6 +11,8 @@ import { FormError } from "./auth-card";
 const messages: Record<string, string> = {
   invalid_credentials: "Wrong email or password.",
   account_disabled: "This account has been disabled. Contact an administrator.",
+  rate_limited: "Too many failed sign-ins. Wait a few minutes and try again.",
+  storage_error: "The server cannot check your password right now. Try again in a moment.",
 };
 
 // Only same-origin paths: a callbackUrl must never send the user to another site.

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormError } from "./auth-card";
 
-export function RegisterForm() {
+export function RegisterForm({ needsInvite = false }: { needsInvite?: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -20,6 +20,7 @@ export function RegisterForm() {
       name: String(form.get("name") ?? ""),
       email: String(form.get("email") ?? ""),
       password: String(form.get("password") ?? ""),
+      ...(needsInvite ? { inviteCode: String(form.get("inviteCode") ?? "") } : {}),
     };
     setPending(true);
     setError(null);
@@ -66,6 +67,9 @@ export function RegisterForm() {
         required
       />
       <p className="text-xs text-zinc-500">At least 8 characters.</p>
+      {needsInvite && (
+        <Field label="Invite code" id="inviteCode" name="inviteCode" autoComplete="off" required />
+      )}
       <FormError message={error} />
       <Button type="submit" disabled={pending} className="w-full">
         {pending ? "Creating account…" : "Create account"}

@@ -15,6 +15,7 @@ export const registerSchema = z.object({
     .transform((e) => e.toLowerCase()),
   password: z.string().min(8, "Password must be at least 8 characters").max(200),
   name: z.string().trim().min(1, "Enter your name").max(100),
+  inviteCode: z.string().trim().max(100).optional(),
 });
 
 export type RegisterInput = z.infer<typeof registerSchema>;

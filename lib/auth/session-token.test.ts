@@ -1,7 +1,7 @@
 import { encode } from "next-auth/jwt";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "@/lib/env";
-import { sessionUserId } from "./session-token";
+import { sessionClaims, sessionUserId } from "./session-token";
 
 const jar = new Map<string, string>();
 vi.mock("next/headers", () => ({
@@ -50,5 +50,20 @@ describe("sessionUserId", () => {
       await encode({ token: { uid: "x" }, secret: env.AUTH_SECRET, maxAge: -60 }),
     );
     expect(await sessionUserId()).toBeNull();
+  });
+});
+
+describe("sessionClaims", () => {
+  it("carries the token version and the sign-in id that sign-out revokes", async () => {
+    jar.set(
+      "next-auth.session-token",
+      await encode({ token: { uid: "u", ver: 3, sid: "sign-in-1" }, secret: env.AUTH_SECRET }),
+    );
+    expect(await sessionClaims()).toEqual({ uid: "u", ver: 3, sid: "sign-in-1" });
+  });
+
+  it("reads a token from before versions and sign-in ids as version 0 with no sid", async () => {
+    jar.set("next-auth.session-token", await encode({ token: { uid: "u" }, secret: env.AUTH_SECRET }));
+    expect(await sessionClaims()).toEqual({ uid: "u", ver: 0, sid: null });
   });
 });

@@ -6,18 +6,41 @@ import { env } from "@/lib/env";
 // next-auth's cookie names: the __Secure- prefix is used when NEXTAUTH_URL is https.
 const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
+export interface SessionClaims {
+  uid: string;
+  /** The user's token version when the token was issued; tokens from before a revocation carry an older one. */
+  ver: number;
+  /**
+   * This sign-in's id, set once at sign-in and kept when next-auth refreshes the cookie, so signing out can revoke
+   * this token (and its refreshed copies) alone. Not JWT's `jti`: next-auth's encode() sets a new jti each time it
+   * re-issues the cookie. Null in tokens issued before sign-in ids existed.
+   */
+  sid: string | null;
+}
+
 /**
- * The user id in the request's session cookie, or null. Decoding the JWT is all a request needs; getServerSession
- * would run next-auth's whole session endpoint and re-encrypt a token that a server component cannot send back.
+ * The user id, token version and sign-in id in the request's session cookie, or null. Decoding the JWT is all a request
+ * needs; getServerSession would run next-auth's whole session endpoint and re-encrypt a token that a server
+ * component cannot send back.
  */
-export async function sessionUserId(): Promise<string | null> {
+export async function sessionClaims(): Promise<SessionClaims | null> {
   const jar = await cookies();
   const raw = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
   if (!raw) return null;
   try {
     const token = await decode({ token: raw, secret: env.AUTH_SECRET });
-    return typeof token?.uid === "string" ? token.uid : null;
+    if (typeof token?.uid !== "string") return null;
+    return {
+      uid: token.uid,
+      ver: typeof token.ver === "number" ? token.ver : 0,
+      sid: typeof token.sid === "string" ? token.sid : null,
+    };
   } catch {
     return null; // a token signed with another secret, expired, or tampered with
   }
+}
+
+/** The user id in the request's session cookie, or null. */
+export async function sessionUserId(): Promise<string | null> {
+  return (await sessionClaims())?.uid ?? null;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/types";
+import { countApiKeysByUserIds } from "./api-keys";
 import { databaseKind, db, type Prisma, type Tx } from "./client";
 import { badCursor, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
@@ -15,6 +16,8 @@ export interface AdminUser extends SafeUser {
   sessionCount: number;
   /** Sum of the user's ChatSession.lastSeq (seq is gap-free), so no message rows are counted. */
   messageCount: number;
+  /** Working (not revoked) API keys. */
+  apiKeyCount: number;
 }
 
 export interface UserDeletionReceipt {
@@ -87,11 +90,13 @@ export async function listUsersForAdmin({
       })
     : [];
   const byUser = new Map(counts.map((c) => [c.userId, c]));
+  const keyCounts = await countApiKeysByUserIds(page.map((u) => u.id));
   return {
     users: page.map((u) => ({
       ...u,
       sessionCount: byUser.get(u.id)?._count._all ?? 0,
       messageCount: byUser.get(u.id)?._sum.lastSeq ?? 0,
+      apiKeyCount: keyCounts.get(u.id) ?? 0,
     })),
     nextCursor,
   };

@@ -27,8 +27,6 @@ export type {
   TurnContext,
   User,
 } from "@/lib/generated/sqlite/client";
-// Plain string constants, the same for both dialects.
-export { MessageRole, MessageStatus, Role } from "@/lib/generated/sqlite/enums";
 
 export function databaseKind(url: string): DatabaseKind {
   if (url.startsWith("file:")) return "sqlite";
@@ -53,6 +51,8 @@ export const SQLITE_PRAGMAS = [
   "PRAGMA foreign_keys = ON",
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
+  // Deleted rows are overwritten with zeros, so deleted messages cannot be read back from the file or WAL.
+  "PRAGMA secure_delete = ON",
 ];
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { db } from "./client";
+import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
 
 export const sessionSelect = {
@@ -9,6 +10,8 @@ export const sessionSelect = {
   createdAt: true,
   updatedAt: true,
   lastSeq: true,
+  /** Messages up to this seq were said before the conversation's memory was cleared. */
+  memoryStartSeq: true,
 } as const;
 
 export const messageSelect = {
@@ -38,31 +41,13 @@ export async function listSessionsByUserId({
   limit,
 }: {
   userId: string;
-  cursor?: { updatedAt: Date; id: string };
+  cursor?: Cursor;
   limit: number;
 }) {
-  const rows = await db.chatSession.findMany({
-    where: {
-      userId,
-      ...(cursor
-        ? {
-            OR: [
-              { updatedAt: { lt: cursor.updatedAt } },
-              { updatedAt: cursor.updatedAt, id: { lt: cursor.id } },
-            ],
-          }
-        : {}),
-    },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: limit + 1,
-    select: sessionSelect,
-  });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    sessions: page,
-    nextCursor: rows.length > limit && last ? { updatedAt: last.updatedAt, id: last.id } : null,
-  };
+  const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
+  const rows = await db.chatSession.findMany({ ...args, where: { userId, ...where }, select: sessionSelect });
+  const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
+  return { sessions: page, nextCursor };
 }
 
 /** Ownership is part of the query: someone else's session is indistinguishable from a missing one. */
@@ -88,8 +73,22 @@ export async function getMessagesBySessionId({
     take: limit + 1,
     select: messageSelect,
   });
-  const page = rows.slice(0, limit).reverse();
-  return { messages: page, hasMore: rows.length > limit };
+  const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (m) => m.seq });
+  return { messages: await withLiveStatus(sessionId, page.reverse()), hasMore: nextCursor !== null };
+}
+
+/**
+ * An answer stays `streaming` in storage until its turn commits or a later turn takes the lease over. Readers see
+ * what is true: once the session's lease has run out nobody is writing it any more, so it reads `interrupted`
+ * (with the text saved so far) and a view that follows it stops following.
+ */
+async function withLiveStatus<M extends { status: string }>(sessionId: string, messages: M[]): Promise<M[]> {
+  if (!messages.some((m) => m.status === "streaming")) return messages;
+  const session = await db.chatSession.findUnique({ where: { id: sessionId }, select: { leaseUntil: true } });
+  const live = session?.leaseUntil != null && session.leaseUntil > new Date();
+  return live
+    ? messages
+    : messages.map((m) => (m.status === "streaming" ? { ...m, status: "interrupted" } : m));
 }
 
 export async function renameSessionForUser({
@@ -121,13 +120,20 @@ export interface DeletionReceipt {
 /**
  * Deletes a session and, through its foreign keys, everything derived from it, in one transaction.
  * The counts are taken inside the same transaction, so the receipt describes exactly what was removed.
+ * `actorId` null is the system (retention, with its `reason` in the audit details). `onlyIfIdleBefore`: delete
+ * only if the session was not touched since then and no turn holds a live lease — checked by the DELETE itself,
+ * so a turn starting meanwhile keeps its conversation (it is then not_found, like a missing one).
  */
 export async function unsafeDeleteSessionById({
   sessionId,
   actorId,
+  reason,
+  onlyIfIdleBefore,
 }: {
   sessionId: string;
-  actorId: string;
+  actorId: string | null;
+  reason?: string;
+  onlyIfIdleBefore?: Date;
 }): Promise<DeletionReceipt> {
   return db.$transaction(async (tx) => {
     const [messages, snapshots, contexts] = await Promise.all([
@@ -135,7 +141,11 @@ export async function unsafeDeleteSessionById({
       tx.memorySnapshot.count({ where: { sessionId } }),
       tx.turnContext.count({ where: { sessionId } }),
     ]);
-    const { count } = await tx.chatSession.deleteMany({ where: { id: sessionId } });
+    const idle = onlyIfIdleBefore && {
+      updatedAt: { lt: onlyIfIdleBefore },
+      OR: [{ leaseUntil: null }, { leaseUntil: { lte: new Date() } }],
+    };
+    const { count } = await tx.chatSession.deleteMany({ where: { id: sessionId, ...idle } });
     if (count === 0) throw notFound();
     const deleted = {
       ChatSession: count,
@@ -149,7 +159,7 @@ export async function unsafeDeleteSessionById({
         action: "session.delete",
         targetType: "ChatSession",
         targetId: sessionId,
-        details: deleted,
+        details: reason ? { ...deleted, reason } : deleted,
       },
     });
     return { sessionId, deleted };
@@ -159,4 +169,75 @@ export async function unsafeDeleteSessionById({
 export async function deleteSessionForUser({ sessionId, userId }: { sessionId: string; userId: string }) {
   await getSessionForUserOrThrow({ sessionId, userId });
   return unsafeDeleteSessionById({ sessionId, actorId: userId });
+}
+
+/** The memory state of a user's conversation: its settings, start boundary and length. */
+export async function getSessionMemoryForUser({ sessionId, userId }: { sessionId: string; userId: string }) {
+  const row = await db.chatSession.findFirst({
+    where: { id: sessionId, userId },
+    select: { id: true, lastSeq: true, memorySettings: true, memoryStartSeq: true },
+  });
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Stores a conversation's memory settings (the whole object; `{}`: the defaults). */
+export async function updateSessionMemorySettings({
+  sessionId,
+  userId,
+  settings,
+}: {
+  sessionId: string;
+  userId: string;
+  settings: object;
+}) {
+  const { count } = await db.chatSession.updateMany({
+    where: { id: sessionId, userId },
+    data: { memorySettings: settings },
+  });
+  if (count === 0) throw notFound();
+}
+
+/**
+ * Clears a conversation's memory without touching its history: the memory start boundary moves to the end of the
+ * history and the snapshot is replaced by an empty one. Refused (409) while an answer is being written; it also
+ * takes any expired lease away, so a stalled turn that wakes up later cannot commit memory from before the clear.
+ */
+export async function clearSessionMemoryForUser({
+  sessionId,
+  userId,
+  policy,
+}: {
+  sessionId: string;
+  userId: string;
+  policy: string;
+}) {
+  return db.$transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx.chatSession.updateManyAndReturn({
+      where: { id: sessionId, userId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
+      data: { leaseId: null, leaseUntil: null },
+      select: { lastSeq: true },
+    });
+    if (!row) {
+      const exists = await tx.chatSession.findFirst({
+        where: { id: sessionId, userId },
+        select: { id: true },
+      });
+      if (!exists) throw notFound();
+      throw new AppError(
+        "turn_in_progress",
+        "An answer is still being written. Clear the memory when it is done.",
+      );
+    }
+    await tx.chatSession.update({ where: { id: sessionId }, data: { memoryStartSeq: row.lastSeq } });
+    const empty = { items: [], policy, throughSeq: row.lastSeq };
+    await tx.memorySnapshot.upsert({
+      where: { sessionId },
+      create: { sessionId, ...empty },
+      update: { ...empty, version: { increment: 1 } },
+      select: { sessionId: true },
+    });
+    return { memoryStartSeq: row.lastSeq };
+  });
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { db } from "./client";
+import type { Role } from "@/lib/types";
+import { db, type Prisma } from "./client";
 import { isUniqueViolation } from "./errors";
 
 export const userSelect = {
@@ -12,23 +13,105 @@ export const userSelect = {
   createdAt: true,
 } as const;
 
-export type UserRole = "USER" | "ADMIN";
-export interface SafeUser {
-  id: string;
-  email: string;
-  name: string;
-  role: UserRole;
-  disabledAt: Date | null;
-  createdAt: Date;
-}
+/** A user as every query outside the credentials check returns it: no password hash. */
+export type SafeUser = Prisma.UserGetPayload<{ select: typeof userSelect }>;
 
 /** The only query that returns a password hash; used by the credentials check alone. */
 export async function unsafeGetUserCredentialsByEmail({ email }: { email: string }) {
-  return db.user.findUnique({ where: { email }, select: { ...userSelect, passwordHash: true } });
+  return db.user.findUnique({
+    where: { email },
+    select: { ...userSelect, passwordHash: true, tokenVersion: true },
+  });
 }
 
 export async function getUserById({ id }: { id: string }): Promise<SafeUser | null> {
   return db.user.findUnique({ where: { id }, select: userSelect });
+}
+
+/**
+ * The per-request read of the signed-in user, with the token version its session cookie must match and whether
+ * the cookie's sign-in (`sid`) was signed out. One statement: Prisma computes a filtered relation count as a
+ * subquery of the user's SELECT (lib/auth/revocation.int.test.ts counts the round trips).
+ */
+export async function getSessionUser({ id, sid }: { id: string; sid: string | null }) {
+  const row = await db.user.findUnique({
+    where: { id },
+    select: {
+      ...userSelect,
+      tokenVersion: true,
+      _count: { select: { revoked: { where: { sid: sid ?? "" } } } },
+    },
+  });
+  if (!row) return null;
+  const { _count, ...user } = row;
+  return { ...user, signedOut: sid !== null && _count.revoked > 0 };
+}
+
+/**
+ * Revokes one signed-in session (a token's `sid`) of the user: requests carrying it are refused from now on.
+ * `expiresAt` is when no copy of the token can be valid any more; rows past it are deleted here, so the table
+ * stays as small as the number of sign-outs within one session lifetime.
+ */
+export async function revokeSessionToken({
+  userId,
+  sid,
+  expiresAt,
+  now = new Date(),
+}: {
+  userId: string;
+  sid: string;
+  expiresAt: Date;
+  now?: Date;
+}): Promise<void> {
+  await db.$transaction([
+    db.revokedToken.deleteMany({ where: { expiresAt: { lt: now } } }),
+    db.revokedToken.upsert({ where: { sid }, create: { sid, userId, expiresAt }, update: {} }),
+  ]);
+}
+
+/** Sets a new password hash and revokes every session token of the user (one statement). */
+export async function setPasswordHash({
+  id,
+  passwordHash,
+}: {
+  id: string;
+  passwordHash: string;
+}): Promise<void> {
+  const { count } = await db.user.updateMany({
+    where: { id },
+    data: { passwordHash, tokenVersion: { increment: 1 } },
+  });
+  if (count === 0) throw new AppError("not_found", "User not found.");
+}
+
+/** Replaces a password hash (a bcrypt hash upgraded at sign-in); only while it is still `previous`. */
+export async function replacePasswordHash({
+  id,
+  previous,
+  next,
+}: {
+  id: string;
+  previous: string;
+  next: string;
+}): Promise<void> {
+  await db.user.updateMany({ where: { id, passwordHash: previous }, data: { passwordHash: next } });
+}
+
+/**
+ * Revokes every session token of the user issued at `fromVersion` or earlier (all of them when omitted): tokens
+ * carry the version they were issued with, and a request is refused once the user's version has moved on.
+ */
+export async function revokeUserTokens({
+  id,
+  fromVersion,
+}: {
+  id: string;
+  fromVersion?: number;
+}): Promise<void> {
+  await db.user.updateMany({
+    where: { id, ...(fromVersion === undefined ? {} : { tokenVersion: fromVersion }) },
+    data: { tokenVersion: { increment: 1 } },
+  });
 }
 
 export async function createUser({
@@ -40,7 +123,7 @@ export async function createUser({
   email: string;
   name: string;
   passwordHash: string;
-  role?: UserRole;
+  role?: Role;
 }): Promise<SafeUser> {
   try {
     return await db.user.create({ data: { email, name, passwordHash, role }, select: userSelect });

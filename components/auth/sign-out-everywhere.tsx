@@ -1,0 +1,59 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { signOut } from "next-auth/react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+
+/**
+ * Revokes all of the user's sessions (every device, this one included), then leaves for the login page. If the
+ * revocation fails nothing is signed out and the reason is shown: the user must not believe the other devices
+ * were signed out when they were not.
+ */
+export function SignOutEverywhereButton({ className = "" }: { className?: string }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function run() {
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch("/api/auth/sign-out-everywhere", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      if (!res.ok && res.status !== 401) {
+        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        throw new Error(body?.error?.message ?? `Could not sign out everywhere (${res.status}).`);
+      }
+      // redirect: false keeps the navigation on this host; next-auth would build it from NEXTAUTH_URL.
+      await signOut({ redirect: false });
+      router.replace("/login");
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Could not sign out everywhere.");
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <div className={className}>
+      <Button
+        variant="ghost"
+        onClick={() => void run()}
+        disabled={pending}
+        data-testid="sign-out-everywhere"
+        title="Sign out on every device, this one included"
+        className="px-2 py-1 text-xs"
+      >
+        {pending ? "Signing out…" : "Sign out everywhere"}
+      </Button>
+      {error && (
+        <p role="alert" className="mt-1 text-xs text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ChatSession" ADD COLUMN     "memorySettings" JSONB,
+ADD COLUMN     "memoryStartSeq" INTEGER NOT NULL DEFAULT 0;
