@@ -178,7 +178,7 @@ describe("clearing memory", () => {
   });
 
   it("is refused while an answer is being written", async () => {
-    const a = await app({ OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: "400" });
+    const a = await app({ OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: "1500" });
     const { userId, sessionId } = await createUserWithSession(a.db);
     const stream = await a.startTurn({ sessionId, userId, input: { content: "hello" } });
     await expect(a.memory.clearMemory({ sessionId, userId })).rejects.toMatchObject({

@@ -21,7 +21,16 @@ afterEach(closeApps);
 
 const servers: http.Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.close(r);
+          // Kept-alive and hung connections would otherwise hold close() for the keep-alive timeout.
+          s.closeAllConnections();
+        }),
+    ),
+  );
 });
 
 /**
@@ -39,7 +48,6 @@ async function provider(frames: string[] | null): Promise<string> {
     });
   });
   servers.push(server);
-  server.on("close", () => server.closeAllConnections());
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
@@ -141,7 +149,7 @@ describe("retry", () => {
 describe("concurrent turns", () => {
   it("a turn started while another holds the lease is refused with turn_in_progress; nothing is duplicated", async () => {
     // The first answer is held back by the model, so the second request certainly meets a held lease.
-    const app = await loadApp({ OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: "500" });
+    const app = await loadApp({ OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: "1500" });
     const { userId, sessionId } = await createUserWithSession(app.db);
     const first = await app.startTurn({ sessionId, userId, input: { content: "first" } });
     await expect(app.startTurn({ sessionId, userId, input: { content: "second" } })).rejects.toMatchObject({
@@ -205,12 +213,13 @@ describe("leases that heal", () => {
       if (done) throw new Error("the stale turn ended before its first delta");
       staleEvents.push(value);
     }
-    // The stale turn's process stalls: its lease runs out and a newer turn takes the conversation over.
+    // The stale turn's process stalls: its lease runs out and a newer turn takes the conversation over. (The
+    // expired lease is given an id the stale turn does not hold, so its heartbeat cannot renew it in between.)
+    const fresh = await loadApp({});
     await slow.db.chatSession.update({
       where: { id: sessionId },
-      data: { leaseUntil: new Date(Date.now() - 1000) },
+      data: { leaseId: "stalled", leaseUntil: new Date(Date.now() - 1000) },
     });
-    const fresh = await loadApp({});
     const newer = await fresh.turn(sessionId, userId, "are you there?");
     expect(newer.at(-1)).toMatchObject({ type: "done", status: "complete" });
     const before = await fresh.db.memorySnapshot.findUniqueOrThrow({ where: { sessionId } });
