@@ -566,8 +566,9 @@ async function runCompare(options: Options, ref: string): Promise<number> {
     await migrateDatabase(a.url);
     migrateWithOther(other, b.url);
     const password = randomBytes(12).toString("base64url");
-    const { hashPassword } = await import("@/lib/auth/password");
-    const plan = buildPlan(sizes, await hashPassword(password, 4), password);
+    // bcrypt, which every version of Recall verifies (newer ones upgrade it to scrypt at sign-in).
+    const { default: bcrypt } = await import("bcryptjs");
+    const plan = buildPlan(sizes, await bcrypt.hash(password, 4), password);
     for (const side of sides) {
       const seeded = await seed(side.url, plan.seed);
       log(`seeded ${fmtInt(seeded.messages)} messages for ${side.label} in ${fmtSeconds(seeded.ms)}`);
