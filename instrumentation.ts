@@ -8,6 +8,13 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || started.recallRetentionStarted) return;
   started.recallRetentionStarted = true;
   try {
+    const { warmUp } = await import("@/lib/chat/warm-up");
+    await warmUp();
+  } catch (error) {
+    // Only a cost moved off the first turn: the server serves without it.
+    console.error("warm-up failed", error);
+  }
+  try {
     const { startRetentionSchedule } = await import("@/lib/retention/schedule");
     startRetentionSchedule();
   } catch (error) {

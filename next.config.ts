@@ -6,6 +6,8 @@ import { API_CSP, COMMON_HEADERS, HSTS } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // Loaded by Node itself, once per process, so the warm-up at start (instrumentation.ts) serves every route.
+  serverExternalPackages: ["gpt-tokenizer"],
   reactStrictMode: true,
   // Security headers on every response; pages add their per-request CSP nonce in proxy.ts.
   async headers() {
