@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MemoryItem } from "@/lib/memory";
 import {
+  COUNT_CACHE_SIZE,
   DEFAULT_IMAGE_TOKENS,
   encodingForModel,
   imageTokens,
@@ -157,5 +158,19 @@ describe("imageTokens (OpenAI's published examples)", () => {
 
   it("the default for an unknown size is a high-detail 1024×1024 image", () => {
     expect(DEFAULT_IMAGE_TOKENS).toBe(imageTokens({ width: 1024, height: 1024, detail: "high" }));
+  });
+});
+
+describe("count cache", () => {
+  it("gives the same counts from the cache as counted afresh, also past its size", () => {
+    const { countText } = tokenizerFor("gpt-4o");
+    const texts = Array.from(
+      { length: COUNT_CACHE_SIZE + 10 },
+      (_, i) => `text number ${i} ${"x".repeat(i % 7)}`,
+    );
+    const first = texts.map((t) => countText(t));
+    const again = texts.map((t) => countText(t));
+    expect(again).toEqual(first);
+    expect(countText("hello world")).toBe(2);
   });
 });

@@ -95,8 +95,28 @@ export function renderedText(item: MemoryItem): string {
   return [text, ...calls].filter((part) => part !== "").join("\n");
 }
 
+/** How many texts each tokenizer remembers the count of. */
+export const COUNT_CACHE_SIZE = 5000;
+
+/**
+ * `count` remembering its last results: a conversation's memory is counted again on every turn, and the same texts
+ * come back each time. Oldest entries go first once the cache is full (a Map keeps insertion order).
+ */
+function memoized(count: (text: string) => number): (text: string) => number {
+  const cache = new Map<string, number>();
+  return (text) => {
+    let tokens = cache.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      if (cache.size >= COUNT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(text, tokens);
+    }
+    return tokens;
+  };
+}
+
 function createTokenizer(encoding: EncodingName): Tokenizer {
-  const countText = counters[encoding];
+  const countText = memoized(counters[encoding]);
   const countItem: TokenCounter = (item) => {
     // Summaries are sent as system messages whatever their stored role.
     let tokens = TOKENS_PER_MESSAGE + countText(item.summary ? "system" : item.role);
