@@ -238,6 +238,48 @@ describe("summaries", () => {
     expect(answerOf(last)).toMatch(/don't know/i);
   });
 
+  it("a summary written while an answer streams is kept: the turn folds itself onto it", async () => {
+    const a = await app({
+      MEMORY_POLICY: "summary",
+      MEMORY_MAX_MESSAGES: "4",
+      OFFLINE_MODEL_TOKEN_DELAY_MS: "40",
+    });
+    const { replaceSnapshotItems } = await import("@/lib/db/turns");
+    const { userId, sessionId } = await createUserWithSession(a.db);
+    for (const text of ["one", "two"]) await a.turn(sessionId, userId, text);
+    const stream = await a.startTurn({ sessionId, userId, input: { content: "three" } });
+    // While the answer streams, a summary of #1–#2 replaces the snapshot the turn started from.
+    const before = await a.db.memorySnapshot.findUniqueOrThrow({ where: { sessionId } });
+    const items = before.items as { seq?: number }[];
+    const summary = {
+      role: "system",
+      text: "User: one",
+      summary: true,
+      summaryMeta: {
+        fromSeq: 1,
+        throughSeq: 2,
+        messages: 2,
+        version: 1,
+        model: "m",
+        createdAt: new Date().toISOString(),
+      },
+    };
+    expect(
+      await replaceSnapshotItems({
+        sessionId,
+        version: before.version,
+        items: [summary, ...items.filter((i) => (i.seq ?? 0) > 2)] as never,
+      }),
+    ).toBe(true);
+    const events = await drain(stream);
+    expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    const after = await a.db.memorySnapshot.findUniqueOrThrow({ where: { sessionId } });
+    const kept = after.items as { seq?: number; summary?: boolean }[];
+    expect(kept[0]).toMatchObject({ summary: true, text: "User: one" });
+    expect(kept.slice(1).map((i) => i.seq)).toEqual([3, 4, 5, 6]);
+    expect(after.version).toBe(before.version + 2);
+  });
+
   it("a blank summary keeps the original messages and is recorded", async () => {
     expectConsoleWarn(/summary of session .* was blank/);
     const server = http.createServer((req, res) => {

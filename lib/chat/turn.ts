@@ -254,8 +254,8 @@ async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome) {
   const answer: MemoryItem | null =
     outcome.status === "complete" ? { role: "assistant", text: outcome.text, seq: turn.answer.seq } : null;
   let memory = turn.memory;
-  let baseVersion = turn.memoryVersion;
-  for (let attempt = 0; ; attempt++) {
+  let baseVersion: number | null | "any" = turn.memoryVersion;
+  for (let attempt = 1; ; attempt++) {
     const items = memoryAfterTurn({ memory, question: turn.questionItem, answer, policy: config.policy });
     const committed = await withStorageRetry(lease.sessionId, () =>
       commitTurn({
@@ -265,10 +265,11 @@ async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome) {
         snapshot: { items, policy: config.policy.id, throughSeq: turn.answer.seq, baseVersion },
       }),
     );
-    if (committed !== "snapshot_moved" || attempt >= 2) return { committed, items };
+    if (committed !== "snapshot_moved") return { committed, items };
     const current = await getSnapshotBySessionId(undefined, { sessionId: lease.sessionId });
     memory = current ? restore(current.items) : [];
-    baseVersion = current?.version ?? null;
+    // Summaries racing this commit again and again must not keep the answer from being stored.
+    baseVersion = attempt >= 3 ? "any" : (current?.version ?? null);
   }
 }
 

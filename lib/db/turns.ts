@@ -269,7 +269,8 @@ export async function commitTurn({
   lease: Lease;
   answerId: string;
   outcome: TurnOutcome;
-  snapshot: { items: MemoryItem[]; policy: string; throughSeq: number; baseVersion: number | null };
+  /** `baseVersion`: the snapshot version the turn's memory was read from (null: none), or "any" to replace it whatever. */
+  snapshot: { items: MemoryItem[]; policy: string; throughSeq: number; baseVersion: number | null | "any" };
 }): Promise<CommitResult> {
   const { sessionId } = lease;
   try {
@@ -298,7 +299,14 @@ export async function commitTurn({
         policy: snapshot.policy,
         throughSeq: snapshot.throughSeq,
       };
-      if (snapshot.baseVersion === null) {
+      if (snapshot.baseVersion === "any") {
+        await tx.memorySnapshot.upsert({
+          where: { sessionId },
+          create: { sessionId, ...data },
+          update: { ...data, version: { increment: 1 } },
+          select: { sessionId: true },
+        });
+      } else if (snapshot.baseVersion === null) {
         await tx.memorySnapshot.create({ data: { sessionId, ...data }, select: { sessionId: true } });
       } else {
         const replaced = await tx.memorySnapshot.updateMany({
