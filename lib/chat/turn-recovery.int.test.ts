@@ -76,7 +76,7 @@ describe("model timeouts and honest outcomes", () => {
     const { userId, sessionId } = await createUserWithSession(app.db);
     const started = Date.now();
     const events = await app.turn(sessionId, userId, "hello?");
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(10_000); // 300 ms plus a loaded machine, not the SDK's 600 s
     expect(events.at(-1)).toMatchObject({ type: "error", code: "model_timeout" });
     const answer = await app.db.chatMessage.findUniqueOrThrow({ where: { id: answerIdOf(events) } });
     expect(answer.status).toBe("failed");
