@@ -78,31 +78,8 @@ describe("turn pipeline", () => {
     expect(entries.some((e) => e.source === "history" && e.seq === meta.userMessage.seq)).toBe(false);
   });
 
-  it("lets one of two concurrent turns run and refuses the other with turn_in_progress", async () => {
-    const { userId, sessionId } = await createUserWithSession(db);
-    const results = await Promise.allSettled([
-      startTurn({ sessionId, userId, input: { content: "first" } }),
-      startTurn({ sessionId, userId, input: { content: "second" } }),
-    ]);
-    const ok = results.filter((r) => r.status === "fulfilled");
-    const refused = results.filter((r) => r.status === "rejected");
-    expect(ok).toHaveLength(1);
-    expect(refused).toHaveLength(1);
-    const reason = (refused[0] as PromiseRejectedResult).reason;
-    expect(reason).toBeInstanceOf(AppError);
-    expect((reason as AppError).code).toBe("turn_in_progress");
-    expect((reason as AppError).status).toBe(409);
-    await drain((ok[0] as PromiseFulfilledResult<ReadableStream<Uint8Array>>).value);
-
-    const { messages } = await getMessagesBySessionId({ sessionId, limit: 10 });
-    expect(messages.map((m) => [m.seq, m.role])).toEqual([
-      [1, "user"],
-      [2, "assistant"],
-    ]);
-    // The lease is released: the next turn goes through.
-    await turn(sessionId, userId, "third");
-    expect(await db.chatMessage.count({ where: { sessionId } })).toBe(4);
-  });
+  // Concurrent turns: turn-recovery.int.test.ts holds the first turn's lease with a delayed model, so the second
+  // certainly meets it (two turns started together may not overlap at all on a fast database).
 
   it("answers 404 for a session that is not the caller's, writing nothing", async () => {
     const owner = await createUserWithSession(db);
