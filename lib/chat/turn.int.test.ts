@@ -2,7 +2,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { getMessagesBySessionId, unsafeDeleteSessionById } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
 import { answerOf, contextOf, createUserWithSession, drain, rowsForSession } from "./test-helpers";
 import { startTurn } from "./turn";
 
