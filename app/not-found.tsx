@@ -2,7 +2,11 @@ import Link from "next/link";
 
 export default function NotFound() {
   return (
-    <main className="flex min-h-full flex-col items-center justify-center gap-3 p-6 text-center">
+    <main
+      id="main"
+      tabIndex={-1}
+      className="flex min-h-full flex-col items-center justify-center gap-3 p-6 text-center"
+    >
       <h1 className="text-2xl font-semibold" data-testid="not-found">
         Not found
       </h1>

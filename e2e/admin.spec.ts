@@ -140,6 +140,9 @@ test.describe("admin console", () => {
     await expect(admin.receipt.getByTestId("receipt-ChatMessage")).toHaveText("4");
     await expect(admin.receipt.getByTestId("receipt-MemorySnapshot")).toHaveText("1");
     await expect(admin.receipt.getByTestId("receipt-TurnContext")).toHaveText("2");
+    await expect(admin.receipt.getByTestId("receipt-sentence")).toContainText(
+      "4 messages, 1 memory snapshot and 2 recorded contexts",
+    );
 
     // Gone from the admin list …
     await admin.searchSessions(user.email);

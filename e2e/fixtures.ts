@@ -128,7 +128,7 @@ export class ChatPage {
   async send(text: string): Promise<Answer> {
     const isNew = this.sessionId() === null;
     const before = await this.assistantItems.count();
-    await expect(this.input).toBeEnabled();
+    await this.idle();
     await this.input.fill(text);
     await this.input.press("Enter");
     const answer = this.assistantItems.nth(before);
@@ -136,12 +136,18 @@ export class ChatPage {
     await expect(answer).not.toHaveAttribute("data-status", "streaming", { timeout: 20_000 });
     // A new chat takes the address /c/:id as soon as its session exists.
     if (isNew) await expect(this.page).toHaveURL(/\/c\/[^/]+$/);
-    // The composer comes back once the turn is over; a send before that would be ignored.
-    await expect(this.input).toBeEnabled();
+    // The composer stays typeable while an answer streams, but a send before the turn is over is ignored.
+    await this.idle();
     return {
       text: (await answer.getByTestId("message-text").textContent())?.trim() ?? "",
       status: (await answer.getAttribute("data-status")) ?? "",
     };
+  }
+
+  /** Waits until no turn is running: the composer is ready and Stop has given way to Send. */
+  async idle() {
+    await expect(this.input).toBeEnabled();
+    await expect(this.stopButton).toBeHidden({ timeout: 20_000 });
   }
 
   /** The memory control in the header (shown once the conversation exists). */
@@ -166,7 +172,7 @@ export class ChatPage {
 
   /** Types `text` and presses Enter without waiting for anything. */
   async submit(text: string) {
-    await expect(this.input).toBeEnabled();
+    await this.idle();
     await this.input.fill(text);
     await this.input.press("Enter");
   }

@@ -6,9 +6,11 @@ export default async function ChatLayout({ children }: { children: React.ReactNo
   const user = await getCurrentUser();
   if (!user) redirect("/login");
   return (
-    <div className="flex h-screen flex-col md:flex-row">
+    <div className="flex h-dvh flex-col md:flex-row">
       <Sidebar user={{ name: user.name, email: user.email, role: user.role }} />
-      <main className="flex min-h-0 min-w-0 flex-1">{children}</main>
+      <main id="main" tabIndex={-1} className="flex min-h-0 min-w-0 flex-1">
+        {children}
+      </main>
     </div>
   );
 }

@@ -15,7 +15,13 @@ export default async function AdminLayout({ children }: { children: React.ReactN
       <header className="border-b border-zinc-200 bg-white">
         <AdminNav user={{ name: user.name, email: user.email }} />
       </header>
-      <main className="mx-auto max-w-7xl p-4">{children}</main>
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto max-w-7xl p-4 [overflow-wrap:anywhere] [&_button]:[overflow-wrap:normal]"
+      >
+        {children}
+      </main>
     </div>
   );
 }

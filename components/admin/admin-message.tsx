@@ -65,8 +65,8 @@ export function AdminMessage({
           {inMemory ? "in memory" : "history only"}
         </span>
       </header>
-      <p className="whitespace-pre-wrap break-words text-sm" data-testid="admin-message-text">
-        {message.text || <em className="text-zinc-400">(empty)</em>}
+      <p className="whitespace-pre-wrap [overflow-wrap:anywhere] text-sm" data-testid="admin-message-text">
+        {message.text || <em className="text-zinc-500">(empty)</em>}
       </p>
       {message.toolCallId && (
         <p className="mt-1 text-xs text-zinc-600">

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { ThemeSwitch } from "@/components/theme/theme-switch";
 
 const sections = [
   { href: "/admin", label: "Overview", exact: true },
@@ -37,6 +38,7 @@ export function AdminNav({ user }: { user: { name: string; email: string } }) {
       <span className="hidden text-xs text-zinc-500 sm:inline" title={user.email}>
         Signed in as {user.name}
       </span>
+      <ThemeSwitch />
       <Link href="/" className="rounded-md px-3 py-1.5 text-zinc-600 hover:bg-zinc-100">
         Back to chat
       </Link>

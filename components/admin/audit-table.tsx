@@ -13,10 +13,10 @@ const actionLabel: Record<string, string> = {
 /** Details are ids and counts (and role names); anything else is shown as plain text, never rendered as markup. */
 function Details({ details }: { details: unknown }) {
   if (details === null || typeof details !== "object" || Array.isArray(details)) {
-    return <span className="text-zinc-400">—</span>;
+    return <span className="text-zinc-500">—</span>;
   }
   const entries = Object.entries(details as Record<string, unknown>);
-  if (entries.length === 0) return <span className="text-zinc-400">—</span>;
+  if (entries.length === 0) return <span className="text-zinc-500">—</span>;
   return (
     <ul className="flex flex-wrap gap-x-3 gap-y-0.5">
       {entries.map(([key, value]) => (
@@ -33,7 +33,7 @@ function Details({ details }: { details: unknown }) {
 
 export function AuditTable({ entries, currentUserId }: { entries: AuditEntryView[]; currentUserId: string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
       <table className="w-full text-left text-sm" data-testid="admin-audit">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>

@@ -76,31 +76,33 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
           </code>
         </p>
       )}
-      <table className="w-full text-left text-sm">
-        <thead className="text-zinc-500">
-          <tr>
-            <th className="py-1 font-medium">Created</th>
-            <th className="py-1 font-medium">By</th>
-            <th className="py-1 font-medium">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((i) => (
-            <tr key={i.id} className="border-t border-zinc-200">
-              <td className="py-1">{new Date(i.createdAt).toLocaleString()}</td>
-              <td className="py-1">{i.createdBy ?? "—"}</td>
-              <td className="py-1">{status(i)}</td>
-            </tr>
-          ))}
-          {rows.length === 0 && (
+      <div className="relative overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="text-zinc-500">
             <tr>
-              <td colSpan={3} className="py-2 text-zinc-500">
-                No invite codes yet.
-              </td>
+              <th className="py-1 font-medium">Created</th>
+              <th className="py-1 font-medium">By</th>
+              <th className="py-1 font-medium">Status</th>
             </tr>
-          )}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((i) => (
+              <tr key={i.id} className="border-t border-zinc-200">
+                <td className="py-1">{new Date(i.createdAt).toLocaleString()}</td>
+                <td className="py-1">{i.createdBy ?? "—"}</td>
+                <td className="py-1">{status(i)}</td>
+              </tr>
+            ))}
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={3} className="py-2 text-zinc-500">
+                  No invite codes yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

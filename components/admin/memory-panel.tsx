@@ -57,8 +57,8 @@ function ItemRow({ item }: { item: MemoryItemView }) {
         {item.summary ? ` · ${item.summaryMeta ? describeSummary(item.summaryMeta) : "summary"}` : ""}
         {item.toolCalls?.length ? ` · ${item.toolCalls.length} tool call(s)` : ""}
       </p>
-      <p className="line-clamp-3 whitespace-pre-wrap break-words text-xs" title={item.text}>
-        {item.text || <em className="text-zinc-400">(empty)</em>}
+      <p className="line-clamp-3 whitespace-pre-wrap [overflow-wrap:anywhere] text-xs" title={item.text}>
+        {item.text || <em className="text-zinc-500">(empty)</em>}
       </p>
     </li>
   );

@@ -14,7 +14,7 @@ export function SearchForm({
 }) {
   return (
     <search>
-      <form action={action} method="get" className="flex items-center gap-2">
+      <form action={action} method="get" className="flex w-full items-center gap-2 sm:w-auto">
         <label htmlFor="admin-search" className="sr-only">
           {label}
         </label>
@@ -26,7 +26,7 @@ export function SearchForm({
           placeholder={placeholder}
           maxLength={200}
           data-testid="admin-search"
-          className="w-72 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm focus:border-zinc-900 focus:outline-none focus:ring-1 focus:ring-zinc-900"
+          className="min-w-0 flex-1 rounded-md sm:w-72 sm:flex-none border border-zinc-300 bg-white px-3 py-2 text-sm focus:border-zinc-900 focus:outline-none focus:ring-1 focus:ring-zinc-900"
         />
         <button
           type="submit"

@@ -127,7 +127,7 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
         </p>
       )}
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <section aria-labelledby="history-heading" className="min-w-0">
           <h2 id="history-heading" className="mb-2 font-semibold">
             History{" "}

@@ -4,7 +4,7 @@ import type { AdminSessionView } from "./types";
 
 export function SessionsTable({ sessions }: { sessions: AdminSessionView[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+    <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
       <table className="w-full text-left text-sm" data-testid="admin-sessions">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
@@ -40,7 +40,7 @@ export function SessionsTable({ sessions }: { sessions: AdminSessionView[] }) {
                   className="block truncate font-medium underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-zinc-900"
                   data-testid="admin-session-link"
                 >
-                  {s.title || <em className="text-zinc-400">(untitled)</em>}
+                  {s.title || <em className="text-zinc-500">(untitled)</em>}
                 </Link>
               </td>
               <td className="max-w-xs px-3 py-2">

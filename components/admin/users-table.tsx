@@ -168,7 +168,7 @@ export function UsersTable({
       {users.length === 0 ? (
         empty
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+        <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
           <table className="w-full text-left text-sm" data-testid="admin-users">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
               <tr>

@@ -1,6 +1,6 @@
 export function AuthCard({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <main className="flex min-h-full items-center justify-center p-6">
+    <main id="main" tabIndex={-1} className="flex min-h-full items-center justify-center p-6">
       <div className="w-full max-w-sm rounded-xl border border-zinc-200 bg-white p-8 shadow-sm">
         <p className="mb-1 text-sm font-semibold tracking-wide text-zinc-500">Recall</p>
         <h1 className="mb-6 text-2xl font-semibold">{title}</h1>

@@ -1,9 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { fetchOlderMessages, messageOf } from "./api";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
+import { focusComposer, focusIsFree } from "./focus";
 import { MessageList } from "./message-list";
 import { setTabTitle } from "./tab-title";
 import { type ChatMessageView, isTemporary, type ModelInfo } from "./types";
@@ -16,12 +17,15 @@ import { useRevalidateSessions } from "./use-sessions";
 import { useTurn } from "./use-turn";
 
 export function ChatView({
+  title,
   sessionId: initialSessionId,
   initialMessages,
   initialHasMore,
   modelInfo,
   maxInputChars,
 }: {
+  /** The conversation's title (the page's heading, for screen readers); none on a new chat. */
+  title?: string;
   sessionId: string | null;
   initialMessages: ChatMessageView[];
   initialHasMore: boolean;
@@ -43,6 +47,12 @@ export function ChatView({
   useEffect(() => {
     if (!turn.streaming) revalidateMemory();
   }, [turn.streaming, revalidateMemory]);
+  // Each answer hands focus back to the composer, unless the user has moved it somewhere on purpose meanwhile.
+  const wasStreaming = useRef(false);
+  useEffect(() => {
+    if (wasStreaming.current && !turn.streaming && focusIsFree()) focusComposer();
+    wasStreaming.current = turn.streaming;
+  }, [turn.streaming]);
 
   const claimAddress = useConversationAddress({
     isNewChatPage: initialSessionId === null,
@@ -54,6 +64,7 @@ export function ChatView({
       setError(null);
       draft.reload(null);
       setTabTitle("New chat");
+      requestAnimationFrame(focusComposer);
     },
   });
 
@@ -114,6 +125,7 @@ export function ChatView({
 
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col">
+      <h1 className="sr-only">{sessionId ? (title ?? "Conversation") : "New chat"}</h1>
       <ChatHeader modelInfo={modelInfo} sessionId={sessionId} streaming={turn.streaming} />
       <MessageList
         messages={messages}
@@ -124,6 +136,10 @@ export function ChatView({
         retryable={retryable}
         onRetry={(m) => void retry(m)}
         clearedThroughSeq={memory.memory?.clearedThroughSeq ?? 0}
+        onExample={(text) => {
+          draft.setText(text);
+          requestAnimationFrame(focusComposer);
+        }}
       />
       {notice && (
         <p

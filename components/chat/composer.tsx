@@ -1,6 +1,8 @@
 "use client";
 
+import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
+import { COMPOSER_ID, focusComposer } from "./focus";
 import { formatCount } from "./format";
 import { composerProblem } from "./use-send";
 
@@ -25,13 +27,19 @@ export function Composer({
   const length = value.trim().length;
   const tooLong = length > maxInputChars;
   const canSend = length > 0 && !tooLong;
+  // While an answer streams the text area stays open for the next message; only sending waits.
   const send = () => {
-    if (canSend) onSend(value);
+    if (canSend && !streaming) onSend(value);
   };
+
+  useEffect(() => {
+    focusComposer();
+  }, []);
 
   return (
     <form
       className="border-t border-zinc-200 bg-white p-3"
+      aria-label="Send a message"
       onSubmit={(e) => {
         e.preventDefault();
         send();
@@ -39,18 +47,14 @@ export function Composer({
     >
       <div className="mx-auto flex max-w-3xl items-end gap-2">
         <textarea
+          id={COMPOSER_ID}
           data-testid="composer-input"
           aria-label="Message"
           aria-invalid={tooLong || undefined}
           aria-describedby={length >= maxInputChars * WARN_AT ? "composer-count" : undefined}
-          placeholder={
-            streaming
-              ? "Wait for the answer or stop it…"
-              : "Message Recall (Enter to send, Shift+Enter for a new line)"
-          }
+          placeholder="Message Recall (Enter to send, Shift+Enter for a new line)"
           value={value}
-          disabled={streaming}
-          rows={Math.min(8, Math.max(1, value.split("\n").length))}
+          rows={1}
           onChange={(e) => onChange(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -58,7 +62,7 @@ export function Composer({
               send();
             }
           }}
-          className={`max-h-60 flex-1 resize-none rounded-lg border px-3 py-2 focus:outline-none disabled:bg-zinc-100 ${tooLong ? "border-red-500 focus:border-red-600" : "border-zinc-300 focus:border-zinc-900"}`}
+          className={`field-sizing-content max-h-60 min-h-10 min-w-0 flex-1 resize-none rounded-lg border bg-white px-3 py-2 placeholder:text-zinc-500 focus:outline-none ${tooLong ? "border-red-500 focus:border-red-600" : "border-zinc-300 focus:border-zinc-900"}`}
         />
         {streaming ? (
           <Button variant="secondary" onClick={onStop} data-testid="stop-button">

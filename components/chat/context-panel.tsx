@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect } from "react";
 import useSWR from "swr";
 import { getJson, messageOf } from "./api";
 import { formatCount } from "./format";
@@ -46,6 +47,15 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
   // Fetched each time the panel opens: a retried answer has a new context under the same message id.
   const { data, error } = useSWR(url, getJson<{ context: TurnContextView }>, { revalidateOnFocus: false });
   const context = data?.context;
+
+  // Escape closes the panel from anywhere on the page (the caller puts focus back on the panel's trigger).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented && !document.querySelector("dialog[open]")) onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
 
   return (
     <section
@@ -99,7 +109,7 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
                     </span>
                   )}
                   <span className="block truncate" title={entry.preview}>
-                    {entry.preview || <em className="text-zinc-400">(empty)</em>}
+                    {entry.preview || <em className="text-zinc-500">(empty)</em>}
                   </span>
                 </span>
                 <span

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { ContextPanel } from "./context-panel";
 import { Markdown } from "./markdown";
 import { type ChatMessageView, isTemporary } from "./types";
@@ -17,6 +17,11 @@ export function MessageBubble({
   onRetry: () => void;
 }) {
   const [showContext, setShowContext] = useState(false);
+  const contextButton = useRef<HTMLButtonElement>(null);
+  const closeContext = () => {
+    setShowContext(false);
+    contextButton.current?.focus();
+  };
   const isUser = message.role === "user";
   const persisted = !isTemporary(message);
 
@@ -26,19 +31,20 @@ export function MessageBubble({
       data-role={message.role}
       data-status={message.status}
       data-seq={message.seq}
+      aria-label={isUser ? "You" : "Recall"}
       className={`flex ${isUser ? "justify-end" : "justify-start"}`}
     >
-      <div className={`max-w-[85%] ${isUser ? "" : "w-full"}`}>
+      <div className={`min-w-0 max-w-[85%] ${isUser ? "" : "w-full"}`}>
         <div
           className={`rounded-2xl px-4 py-2 ${isUser ? "bg-zinc-900 text-white" : "border border-zinc-200 bg-white"}`}
           data-testid="message-text"
         >
           {isUser ? (
-            <p className="whitespace-pre-wrap break-words">{message.text}</p>
+            <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{message.text}</p>
           ) : message.text ? (
             <Markdown text={message.text} />
           ) : message.status === "streaming" ? (
-            <p className="animate-pulse text-zinc-400">
+            <p className="animate-pulse text-zinc-500">
               <span className="sr-only">Writing…</span>
               <span aria-hidden="true">…</span>
             </p>
@@ -63,9 +69,10 @@ export function MessageBubble({
             )}
             {sessionId && persisted && message.status !== "streaming" && (
               <button
+                ref={contextButton}
                 type="button"
                 onClick={() => setShowContext((v) => !v)}
-                className="underline"
+                className="-my-1 py-1 underline"
                 data-testid="context-button"
                 aria-expanded={showContext}
               >
@@ -77,7 +84,7 @@ export function MessageBubble({
         {showContext && sessionId && (
           <ContextPanel
             url={`/api/sessions/${sessionId}/turns/${message.id}/context`}
-            onClose={() => setShowContext(false)}
+            onClose={closeContext}
           />
         )}
       </div>

@@ -5,6 +5,13 @@ import { Button } from "@/components/ui/button";
 import { MessageBubble } from "./message-bubble";
 import { type ChatMessageView, isTemporary } from "./types";
 
+const EXAMPLES = [
+  "My name is Ada and I am planning a trip to Lisbon. Remember that.",
+  "Explain the difference between a list and a tuple in Python, with a table.",
+  "Write a short checklist for moving to a new flat.",
+  "Summarise what we have talked about so far.",
+];
+
 /** The conversation: "load earlier" on top, the messages, and the view kept at the newest line. */
 export function MessageList({
   messages,
@@ -15,6 +22,7 @@ export function MessageList({
   retryable,
   onRetry,
   clearedThroughSeq,
+  onExample,
 }: {
   messages: ChatMessageView[];
   sessionId: string | null;
@@ -26,6 +34,8 @@ export function MessageList({
   onRetry: (message: ChatMessageView) => void;
   /** Messages up to this seq were said before the memory was cleared (0: never cleared). */
   clearedThroughSeq: number;
+  /** An example prompt was picked on the empty page: put it in the composer. */
+  onExample: (text: string) => void;
 }) {
   const bottomRef = useRef<HTMLDivElement>(null);
   const lastText = messages.at(-1)?.text;
@@ -36,7 +46,7 @@ export function MessageList({
 
   return (
     <div className="flex-1 overflow-y-auto" data-testid="message-list" aria-live="polite">
-      <div className="mx-auto max-w-3xl space-y-4 px-4 py-6">
+      <div className="mx-auto max-w-3xl space-y-4 px-3 py-6 sm:px-4">
         {hasMore && (
           <div className="text-center">
             <Button variant="secondary" onClick={onLoadOlder} disabled={loadingOlder}>
@@ -51,6 +61,20 @@ export function MessageList({
               Recall keeps the full history, sends the model only its memory window, and shows you exactly
               what each answer saw.
             </p>
+            <ul className="mt-6 grid gap-2 text-left sm:grid-cols-2" aria-label="Example prompts">
+              {EXAMPLES.map((example) => (
+                <li key={example}>
+                  <button
+                    type="button"
+                    onClick={() => onExample(example)}
+                    className="h-full w-full rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
+                    data-testid="example-prompt"
+                  >
+                    {example}
+                  </button>
+                </li>
+              ))}
+            </ul>
           </div>
         )}
         {messages.map((m) => (

@@ -3,12 +3,14 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere";
+import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
 import { messageOf, sendJson } from "./api";
+import { Shortcuts } from "./shortcuts";
 import { setTabTitle } from "./tab-title";
 import type { SessionSummary } from "./types";
 import { forgetDraft } from "./use-draft";
@@ -24,6 +26,31 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
   const [toDelete, setToDelete] = useState<SessionSummary | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  // Below the md breakpoint the sidebar is a drawer: the menu button opens it, choosing a conversation (any
+  // navigation), Escape or the backdrop closes it, and focus goes back to the menu button.
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const drawer = useRef<HTMLElement>(null);
+  const closeDrawer = (refocus: boolean) => {
+    setDrawerOpen(false);
+    if (refocus) menuButton.current?.focus();
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation (the path changed) closes the drawer
+  useEffect(() => {
+    setDrawerOpen(false);
+  }, [pathname]);
+  useEffect(() => {
+    if (!drawerOpen) return;
+    drawer.current?.querySelector<HTMLElement>("a, button")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !document.querySelector("dialog[open]")) {
+        setDrawerOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [drawerOpen]);
 
   // redirect: false keeps the navigation on this host; next-auth would build it from NEXTAUTH_URL.
   async function signOutHere() {
@@ -83,163 +110,203 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
   }
 
   return (
-    <aside
-      className="flex max-h-[40vh] w-full shrink-0 flex-col border-b border-zinc-200 bg-white md:h-full md:max-h-none md:w-72 md:border-r md:border-b-0"
-      data-testid="sidebar"
-    >
-      <div className="flex items-center justify-between p-3">
-        <Link href="/" className="text-lg font-semibold">
-          Recall
-        </Link>
-        <Link
-          href="/"
-          data-testid="new-chat"
-          className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100"
+    <>
+      <div className="flex items-center gap-2 border-b border-zinc-200 bg-white px-3 py-2 md:hidden">
+        <button
+          ref={menuButton}
+          type="button"
+          className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
+          aria-expanded={drawerOpen}
+          aria-controls="sidebar"
+          onClick={() => setDrawerOpen(true)}
+          data-testid="menu-button"
         >
-          New chat
-        </Link>
+          <span aria-hidden="true">☰</span> Menu
+        </button>
+        <span className="font-semibold">Recall</span>
       </div>
-      <nav className="flex-1 overflow-y-auto px-2" aria-label="Conversations">
-        {(error || list.error) && (
-          <div
-            role="alert"
-            className="m-2 rounded bg-red-50 p-2 text-xs text-red-700"
-            data-testid="sidebar-error"
+      {drawerOpen && (
+        <button
+          type="button"
+          tabIndex={-1}
+          aria-label="Close menu"
+          className="fixed inset-0 z-30 bg-black/40 md:hidden"
+          onClick={() => closeDrawer(true)}
+          data-testid="drawer-backdrop"
+        />
+      )}
+      <aside
+        ref={drawer}
+        id="sidebar"
+        aria-label="Conversations and account"
+        className={`${drawerOpen ? "flex" : "hidden"} fixed inset-y-0 left-0 z-40 w-80 max-w-[85vw] shrink-0 flex-col border-r border-zinc-200 bg-white shadow-xl md:static md:flex md:h-full md:w-72 md:max-w-none md:shadow-none`}
+        data-testid="sidebar"
+      >
+        <div className="flex items-center justify-between gap-2 p-3">
+          <Link href="/" className="text-lg font-semibold">
+            Recall
+          </Link>
+          <a
+            href="#composer"
+            className="sr-only focus:not-sr-only focus:rounded-md focus:px-2 focus:py-1 focus:text-sm"
           >
-            <p>{error ?? `Could not load conversations: ${messageOf(list.error)}`}</p>
-            <button
-              type="button"
-              className="mt-1 underline"
-              onClick={() => {
-                setError(null);
-                void mutate();
-              }}
+            Skip to message box
+          </a>
+          <Link
+            href="/"
+            onClick={() => setDrawerOpen(false)}
+            data-testid="new-chat"
+            className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100"
+          >
+            New chat
+          </Link>
+        </div>
+        <nav className="flex-1 overflow-y-auto px-2" aria-label="Conversations">
+          {(error || list.error) && (
+            <div
+              role="alert"
+              className="m-2 rounded bg-red-50 p-2 text-xs text-red-700"
+              data-testid="sidebar-error"
             >
-              {error ? "Dismiss" : "Try again"}
-            </button>
+              <p>{error ?? `Could not load conversations: ${messageOf(list.error)}`}</p>
+              <button
+                type="button"
+                className="mt-1 underline"
+                onClick={() => {
+                  setError(null);
+                  void mutate();
+                }}
+              >
+                {error ? "Dismiss" : "Try again"}
+              </button>
+            </div>
+          )}
+          {list.isLoading && <p className="p-3 text-sm text-zinc-500">Loading conversations…</p>}
+          {sessions?.length === 0 && <p className="p-3 text-sm text-zinc-500">No conversations yet.</p>}
+          <ul className="space-y-0.5" data-testid="session-list">
+            {sessions?.map((s) => {
+              const active = pathname === `/c/${s.id}`;
+              return (
+                <li
+                  key={s.id}
+                  className={`group flex items-center rounded-md ${active ? "bg-zinc-200" : "hover:bg-zinc-100"}`}
+                >
+                  {editing === s.id ? (
+                    <form
+                      className="flex-1 p-1"
+                      onSubmit={(e) => {
+                        e.preventDefault();
+                        const title = String(new FormData(e.currentTarget).get("title") ?? "").trim();
+                        if (title) void rename(s.id, title);
+                      }}
+                    >
+                      <input
+                        name="title"
+                        defaultValue={s.title}
+                        aria-label="Conversation title"
+                        maxLength={200}
+                        // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
+                        autoFocus
+                        onKeyDown={(e) => e.key === "Escape" && setEditing(null)}
+                        onBlur={() => setEditing(null)}
+                        className="w-full rounded border border-zinc-300 px-2 py-1 text-sm"
+                      />
+                    </form>
+                  ) : (
+                    <>
+                      <Link
+                        href={`/c/${s.id}`}
+                        className="flex-1 truncate px-3 py-2 text-sm"
+                        aria-current={active ? "page" : undefined}
+                        data-testid="session-link"
+                      >
+                        {s.title}
+                      </Link>
+                      <button
+                        type="button"
+                        className="hidden px-1 py-2 text-xs text-zinc-600 hover:text-zinc-900 group-focus-within:block group-hover:block max-md:block pointer-coarse:block"
+                        onClick={() => setEditing(s.id)}
+                        aria-label={`Rename ${s.title}`}
+                      >
+                        Rename
+                      </button>
+                      <button
+                        type="button"
+                        className="hidden px-2 py-2 text-xs text-red-700 hover:text-red-800 group-focus-within:block group-hover:block max-md:block pointer-coarse:block"
+                        onClick={() => setToDelete(s)}
+                        aria-label={`Delete ${s.title}`}
+                        data-testid="delete-session"
+                      >
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {list.hasMore && (
+            <Button
+              variant="ghost"
+              className="my-2 w-full"
+              disabled={list.loadingMore}
+              onClick={() => void list.loadMore()}
+            >
+              {list.loadingMore ? "Loading…" : "Show older"}
+            </Button>
+          )}
+        </nav>
+        {receipt && (
+          <div className="m-2 rounded-md border border-zinc-200 bg-zinc-50 p-3" role="status">
+            <ReceiptView receipt={receipt} />
+            <Button variant="ghost" className="mt-2 w-full" onClick={() => setReceipt(null)}>
+              Dismiss
+            </Button>
           </div>
         )}
-        {list.isLoading && <p className="p-3 text-sm text-zinc-500">Loading conversations…</p>}
-        {sessions?.length === 0 && <p className="p-3 text-sm text-zinc-500">No conversations yet.</p>}
-        <ul className="space-y-0.5" data-testid="session-list">
-          {sessions?.map((s) => {
-            const active = pathname === `/c/${s.id}`;
-            return (
-              <li
-                key={s.id}
-                className={`group flex items-center rounded-md ${active ? "bg-zinc-200" : "hover:bg-zinc-100"}`}
-              >
-                {editing === s.id ? (
-                  <form
-                    className="flex-1 p-1"
-                    onSubmit={(e) => {
-                      e.preventDefault();
-                      const title = String(new FormData(e.currentTarget).get("title") ?? "").trim();
-                      if (title) void rename(s.id, title);
-                    }}
-                  >
-                    <input
-                      name="title"
-                      defaultValue={s.title}
-                      aria-label="Conversation title"
-                      maxLength={200}
-                      // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
-                      autoFocus
-                      onKeyDown={(e) => e.key === "Escape" && setEditing(null)}
-                      onBlur={() => setEditing(null)}
-                      className="w-full rounded border border-zinc-300 px-2 py-1 text-sm"
-                    />
-                  </form>
-                ) : (
-                  <>
-                    <Link
-                      href={`/c/${s.id}`}
-                      className="flex-1 truncate px-3 py-2 text-sm"
-                      aria-current={active ? "page" : undefined}
-                      data-testid="session-link"
-                    >
-                      {s.title}
-                    </Link>
-                    <button
-                      type="button"
-                      className="hidden px-1 text-xs text-zinc-500 hover:text-zinc-900 group-focus-within:block group-hover:block"
-                      onClick={() => setEditing(s.id)}
-                      aria-label={`Rename ${s.title}`}
-                    >
-                      Rename
-                    </button>
-                    <button
-                      type="button"
-                      className="hidden px-2 text-xs text-red-600 hover:text-red-800 group-focus-within:block group-hover:block"
-                      onClick={() => setToDelete(s)}
-                      aria-label={`Delete ${s.title}`}
-                      data-testid="delete-session"
-                    >
-                      Delete
-                    </button>
-                  </>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-        {list.hasMore && (
-          <Button
-            variant="ghost"
-            className="my-2 w-full"
-            disabled={list.loadingMore}
-            onClick={() => void list.loadMore()}
-          >
-            {list.loadingMore ? "Loading…" : "Show older"}
-          </Button>
-        )}
-      </nav>
-      {receipt && (
-        <div className="m-2 rounded-md border border-zinc-200 bg-zinc-50 p-3" role="status">
-          <ReceiptView receipt={receipt} />
-          <Button variant="ghost" className="mt-2 w-full" onClick={() => setReceipt(null)}>
-            Dismiss
-          </Button>
-        </div>
-      )}
-      <div className="border-t border-zinc-200 p-3 text-sm">
-        <p className="truncate font-medium" data-testid="current-user">
-          {user.name}
-        </p>
-        <p className="truncate text-xs text-zinc-500">{user.email}</p>
-        <div className="mt-2 flex gap-2">
-          {user.role === "ADMIN" && (
-            <Link href="/admin" className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100">
-              Admin
+        <div className="border-t border-zinc-200 p-3 text-sm">
+          <p className="truncate font-medium" data-testid="current-user">
+            {user.name}
+          </p>
+          <p className="truncate text-xs text-zinc-500">{user.email}</p>
+          <div className="mt-2 flex gap-2">
+            {user.role === "ADMIN" && (
+              <Link href="/admin" className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100">
+                Admin
+              </Link>
+            )}
+            <Link
+              href="/settings/keys"
+              className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100"
+              data-testid="api-keys-link"
+            >
+              API keys
             </Link>
-          )}
-          <Link
-            href="/settings/keys"
-            className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100"
-            data-testid="api-keys-link"
-          >
-            API keys
-          </Link>
-          <Button variant="ghost" onClick={() => void signOutHere()} data-testid="sign-out">
-            Sign out
-          </Button>
+            <Button variant="ghost" onClick={() => void signOutHere()} data-testid="sign-out">
+              Sign out
+            </Button>
+          </div>
+          <SignOutEverywhereButton className="mt-1" />
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <ThemeSwitch />
+            <Shortcuts className="px-2 py-1 text-xs" />
+          </div>
         </div>
-        <SignOutEverywhereButton className="mt-1" />
-      </div>
-      <ConfirmDialog
-        open={toDelete !== null}
-        title="Delete this conversation?"
-        body={
-          <>
-            “{toDelete?.title}” and everything derived from it — messages, memory and recorded contexts — will
-            be removed for good.
-          </>
-        }
-        confirmLabel="Delete"
-        pending={deleting}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setToDelete(null)}
-      />
-    </aside>
+        <ConfirmDialog
+          open={toDelete !== null}
+          title="Delete this conversation?"
+          body={
+            <>
+              “{toDelete?.title}” and everything derived from it — messages, memory and recorded contexts —
+              will be removed for good.
+            </>
+          }
+          confirmLabel="Delete"
+          pending={deleting}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setToDelete(null)}
+        />
+      </aside>
+    </>
   );
 }

@@ -33,6 +33,7 @@ export default async function ConversationPage({ params }: Props) {
   return (
     <ChatView
       key={session.id}
+      title={session.title}
       sessionId={session.id}
       initialHasMore={hasMore}
       modelInfo={modelInfo()}

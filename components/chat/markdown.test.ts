@@ -1,0 +1,40 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { receiptSentence } from "../ui/receipt";
+import { Markdown } from "./markdown";
+
+const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text }));
+
+describe("Markdown", () => {
+  it("renders GFM tables, task lists, headings and quotes", () => {
+    const out = html("# Plan\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n");
+    expect(out).toContain("<table");
+    expect(out).toContain("<td");
+    expect(out).not.toContain("|---|");
+    expect(out).toMatch(/<h2[^>]*>Plan<\/h2>/);
+    expect(out).toContain("<blockquote");
+    expect(out.match(/type="checkbox"/g)).toHaveLength(2);
+  });
+
+  it("shows a code block's language with a copy button", () => {
+    const out = html("```python\nprint('hi')\n```");
+    expect(out).toMatch(/data-testid="code-language"[^>]*>python</);
+    expect(out).toContain('data-testid="code-copy"');
+  });
+
+  it("opens links in a new tab without an opener, and never loads remote images", () => {
+    const out = html("[site](https://example.com) ![x](https://evil.example/p.png)");
+    expect(out).toMatch(/<a href="https:\/\/example.com" target="_blank" rel="noopener noreferrer nofollow"/);
+    expect(out).not.toContain("<img");
+    expect(out).toContain("Image: x");
+  });
+});
+
+describe("receiptSentence", () => {
+  it("names records in words, not tables", () => {
+    expect(receiptSentence({ ChatSession: 1, ChatMessage: 4, MemorySnapshot: 1, TurnContext: 2 })).toBe(
+      "1 conversation, 4 messages, 1 memory snapshot and 2 recorded contexts",
+    );
+  });
+});

@@ -1,0 +1,68 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { parseTheme, THEME_COOKIE, THEME_STORAGE_KEY, THEMES, type Theme } from "./theme";
+
+const labels: Record<Theme, string> = { light: "Light", dark: "Dark", system: "System" };
+
+function applyTheme(theme: Theme) {
+  const root = document.documentElement;
+  for (const t of THEMES) root.classList.toggle(t, t === theme);
+  // biome-ignore lint/suspicious/noDocumentCookie: a plain preference cookie the server reads on the next render
+  document.cookie = `${THEME_COOKIE}=${theme}; path=/; max-age=31536000; samesite=lax`;
+  try {
+    window.localStorage.setItem(THEME_STORAGE_KEY, theme);
+  } catch {
+    // storage disabled: the cookie still remembers it
+  }
+}
+
+function currentTheme(): Theme {
+  const root = document.documentElement;
+  return THEMES.find((t) => root.classList.contains(t)) ?? "system";
+}
+
+/** Light / Dark / System, as a radio group; the server rendered the current one from the cookie. */
+export function ThemeSwitch({ className = "" }: { className?: string }) {
+  const [theme, setTheme] = useState<Theme | null>(null);
+
+  useEffect(() => {
+    // A cookie lost (cleared, expired) while localStorage kept the choice: bring it back.
+    let stored: Theme | null = null;
+    try {
+      const raw = window.localStorage.getItem(THEME_STORAGE_KEY);
+      stored = raw ? parseTheme(raw) : null;
+    } catch {
+      stored = null;
+    }
+    const hasCookie = document.cookie.split("; ").some((c) => c.startsWith(`${THEME_COOKIE}=`));
+    if (stored && !hasCookie && stored !== currentTheme()) applyTheme(stored);
+    setTheme(currentTheme());
+  }, []);
+
+  return (
+    <fieldset className={`flex items-center gap-1 text-xs ${className}`} data-testid="theme-switch">
+      <legend className="sr-only">Theme</legend>
+      {THEMES.map((t) => (
+        <label
+          key={t}
+          className="cursor-pointer rounded-md border border-zinc-300 px-2 py-1 text-zinc-700 has-[:checked]:border-zinc-900 has-[:checked]:bg-zinc-900 has-[:checked]:text-white has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-zinc-900"
+        >
+          <input
+            type="radio"
+            name="theme"
+            value={t}
+            className="sr-only"
+            checked={theme === t}
+            onChange={() => {
+              applyTheme(t);
+              setTheme(t);
+            }}
+            data-testid={`theme-${t}`}
+          />
+          {labels[t]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
