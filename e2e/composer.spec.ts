@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { type ChatPage, type ExtraServer, expect, MAIN_URL, startServer, test } from "./fixtures";
+import { type ChatPage, expect, MAIN_URL, test, useExtraServer } from "./fixtures";
 
 // Nothing a user typed is lost: a message that was not sent stays in the composer, drafts survive a reload, the
 // limit is shown before the server refuses, and Stop and Retry leave one user message and an honest answer.
@@ -198,18 +198,7 @@ test.describe("the length limit", () => {
 
 test.describe("Stop and Retry on a slow model", () => {
   // A server of its own whose offline model writes one word every 300 ms, so an answer can be stopped or cut.
-  const SLOW_PORT = Number(process.env.E2E_SLOW_PORT ?? 3212);
-  let slow: ExtraServer;
-  test.beforeAll(async () => {
-    test.setTimeout(90_000);
-    slow = await startServer(SLOW_PORT, { OFFLINE_MODEL_TOKEN_DELAY_MS: "300" });
-  });
-  test.afterAll(async () => {
-    await slow?.stop();
-  });
-  const SLOW_URL = `http://127.0.0.1:${SLOW_PORT}`;
-  // The browser's own Origin: a different forced one makes Chromium refuse the page's scripts and fonts.
-  test.use({ baseURL: SLOW_URL, extraHTTPHeaders: { origin: SLOW_URL } });
+  useExtraServer(Number(process.env.E2E_SLOW_PORT ?? 3212), { OFFLINE_MODEL_TOKEN_DELAY_MS: "300" });
 
   const QUESTION = "Tell me a long story about a lighthouse keeper and the sea";
 
@@ -262,20 +251,10 @@ test.describe("Stop and Retry on a slow model", () => {
 
 test.describe("Retry after the model failed", () => {
   // A server whose model falls silent after its first word: the idle timeout fails the answer, honestly.
-  const FLAKY_PORT = Number(process.env.E2E_FLAKY_PORT ?? 3213);
-  const FLAKY_URL = `http://127.0.0.1:${FLAKY_PORT}`;
-  let flaky: ExtraServer;
-  test.beforeAll(async () => {
-    test.setTimeout(90_000);
-    flaky = await startServer(FLAKY_PORT, {
-      OFFLINE_MODEL_TOKEN_DELAY_MS: "5000",
-      MODEL_IDLE_TIMEOUT_MS: "500",
-    });
+  useExtraServer(Number(process.env.E2E_FLAKY_PORT ?? 3213), {
+    OFFLINE_MODEL_TOKEN_DELAY_MS: "5000",
+    MODEL_IDLE_TIMEOUT_MS: "500",
   });
-  test.afterAll(async () => {
-    await flaky?.stop();
-  });
-  test.use({ baseURL: FLAKY_URL, extraHTTPHeaders: { origin: FLAKY_URL } });
 
   test("a failed answer shows why, and Retry on a healthy server gives one complete answer, no second question", async ({
     page,

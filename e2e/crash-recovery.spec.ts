@@ -1,6 +1,14 @@
 import { request as playwrightRequest } from "@playwright/test";
 import { readTurnEvents } from "../lib/chat/sse";
-import { ADMIN, type ExtraServer, expect, signInViaApi, startServer, test } from "./fixtures";
+import {
+  ADMIN,
+  type Credentials,
+  type ExtraServer,
+  expect,
+  signInViaApi,
+  startServer,
+  test,
+} from "./fixtures";
 
 // A server killed with SIGKILL in the middle of an answer, then started again: the conversation heals within
 // seconds, the user finds the text they saw marked interrupted with Retry, and nothing is lost or duplicated.
@@ -15,6 +23,26 @@ const serverEnv = {
 };
 
 type Message = { id: string; seq: number; role: string; status: string; text: string };
+
+/**
+ * Signs `user` in on `origin`, creates a conversation there and starts one turn whose answer is read as it streams
+ * (a plain fetch: Playwright's request context would wait for the whole body).
+ */
+async function startStreamingTurn(origin: string, user: Credentials, title: string) {
+  const api = await playwrightRequest.newContext({ baseURL: origin, extraHTTPHeaders: { origin } });
+  await signInViaApi(api, user);
+  const cookie = (await api.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  const created = await api.post("/api/sessions", { data: { title } });
+  expect(created.status()).toBe(201);
+  const sessionId = ((await created.json()) as { session: { id: string } }).session.id;
+  const response = await fetch(`${origin}/api/sessions/${sessionId}/messages`, {
+    method: "POST",
+    headers: { cookie, origin, "content-type": "application/json" },
+    body: JSON.stringify({ content: "tell me a long story please" }),
+  });
+  expect(response.status).toBe(200);
+  return { api, sessionId, events: readTurnEvents(response.body as ReadableStream<Uint8Array>) };
+}
 
 test.describe("crash recovery", () => {
   let server: ExtraServer | undefined;
@@ -31,24 +59,10 @@ test.describe("crash recovery", () => {
     test.setTimeout(120_000);
     server = await startServer(PORT, serverEnv);
     const origin = server.url;
-    const api = await playwrightRequest.newContext({ baseURL: origin, extraHTTPHeaders: { origin } });
-    await signInViaApi(api, user);
-    const cookie = (await api.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-
-    const created = await api.post("/api/sessions", { data: { title: "crash" } });
-    expect(created.status()).toBe(201);
-    const sessionId = ((await created.json()) as { session: { id: string } }).session.id;
-
     // One turn, read as it streams; the server dies once the answer has been streaming for 2.5 s.
-    const response = await fetch(`${origin}/api/sessions/${sessionId}/messages`, {
-      method: "POST",
-      headers: { cookie, origin, "content-type": "application/json" },
-      body: JSON.stringify({ content: "tell me a long story please" }),
-    });
-    expect(response.status).toBe(200);
+    const { api, sessionId, events } = await startStreamingTurn(origin, user, "crash");
     let streamed = "";
     let firstDeltaAt = 0;
-    const events = readTurnEvents(response.body as ReadableStream<Uint8Array>);
     for (;;) {
       const { value, done } = await events.next();
       if (done) throw new Error("the answer ended before the crash; make the offline model slower");
@@ -115,19 +129,7 @@ test.describe("crash recovery", () => {
   }) => {
     test.setTimeout(120_000);
     server = await startServer(PORT, serverEnv);
-    const origin = server.url;
-    const api = await playwrightRequest.newContext({ baseURL: origin, extraHTTPHeaders: { origin } });
-    await signInViaApi(api, user);
-    const cookie = (await api.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-    const created = await api.post("/api/sessions", { data: { title: "followed" } });
-    const sessionId = ((await created.json()) as { session: { id: string } }).session.id;
-
-    const response = await fetch(`${origin}/api/sessions/${sessionId}/messages`, {
-      method: "POST",
-      headers: { cookie, origin, "content-type": "application/json" },
-      body: JSON.stringify({ content: "tell me a long story please" }),
-    });
-    const events = readTurnEvents(response.body as ReadableStream<Uint8Array>);
+    const { api, sessionId, events } = await startStreamingTurn(server.url, user, "followed");
     let deltas = 0;
     while (deltas < 3) {
       const { value, done } = await events.next();

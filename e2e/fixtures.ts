@@ -454,3 +454,22 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   }
   return { url, stop, crash: end("SIGKILL") };
 }
+
+/**
+ * Inside a `test.describe`: a server of its own for its tests (started before them, stopped after), made their
+ * baseURL. Returns its URL.
+ */
+export function useExtraServer(port: number, env: Record<string, string>): string {
+  const url = `http://127.0.0.1:${port}`;
+  let server: ExtraServer | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    server = await startServer(port, env);
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+  // The browser's own Origin: a different forced one makes Chromium refuse the page's scripts and fonts.
+  test.use({ baseURL: url, extraHTTPHeaders: { origin: url } });
+  return url;
+}

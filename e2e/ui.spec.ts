@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { ADMIN, type ChatPage, type ExtraServer, expect, MAIN_URL, startServer, test } from "./fixtures";
+import { ADMIN, type ChatPage, expect, MAIN_URL, test, useExtraServer } from "./fixtures";
 
 // Issue 14: themes, keyboard and screen readers, the phone layout. axe-core checks every page in both themes;
 // the screenshots in docs/screenshots/ come from here.
@@ -184,17 +184,7 @@ test.describe("keyboard and screen readers", () => {
 
 test.describe("typing while an answer streams", () => {
   // A server of its own whose offline model writes one word every 200 ms, so there is time to type.
-  const SLOW_PORT = Number(process.env.E2E_UI_SLOW_PORT ?? 3218);
-  const SLOW_URL = `http://127.0.0.1:${SLOW_PORT}`;
-  let slow: ExtraServer;
-  test.beforeAll(async () => {
-    test.setTimeout(90_000);
-    slow = await startServer(SLOW_PORT, { OFFLINE_MODEL_TOKEN_DELAY_MS: "200" });
-  });
-  test.afterAll(async () => {
-    await slow?.stop();
-  });
-  test.use({ baseURL: SLOW_URL, extraHTTPHeaders: { origin: SLOW_URL } });
+  useExtraServer(Number(process.env.E2E_UI_SLOW_PORT ?? 3218), { OFFLINE_MODEL_TOKEN_DELAY_MS: "200" });
 
   test("the text is kept, Enter waits for the answer, and it is sent after; focus stays in the composer", async ({
     page,
