@@ -37,4 +37,12 @@ describe("receiptSentence", () => {
       "1 conversation, 4 messages, 1 memory snapshot and 2 recorded contexts",
     );
   });
+
+  it("names memories and attachments only when some were deleted, with the bytes freed", () => {
+    const none = { ChatSession: 1, ChatMessage: 2, MemoryFact: 0, Attachment: 0, AttachmentBytes: 0 };
+    expect(receiptSentence(none)).toBe("1 conversation and 2 messages");
+    expect(receiptSentence({ ...none, MemoryFact: 2, Attachment: 1, AttachmentBytes: 2048 })).toBe(
+      "1 conversation, 2 messages, 2 memories and 1 attachment (2.0 KB)",
+    );
+  });
 });

@@ -12,6 +12,9 @@ const words: Record<string, [one: string, many: string]> = {
   MemorySnapshot: ["memory snapshot", "memory snapshots"],
   TurnContext: ["recorded context", "recorded contexts"],
   ApiKey: ["API key", "API keys"],
+  MemoryFact: ["memory", "memories"],
+  Attachment: ["attachment", "attachments"],
+  AttachmentBytes: ["byte of files freed", "bytes of files freed"],
 };
 
 function counted(kind: string, count: number): string {
@@ -19,9 +22,27 @@ function counted(kind: string, count: number): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** "4 messages, 1 memory snapshot and 2 recorded contexts" — every kind, zero counts included. */
+// Kinds only some conversations have: named in the sentence only when something of theirs was deleted.
+const occasional = new Set(["MemoryFact", "Attachment"]);
+
+function sized(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * "4 messages, 1 memory snapshot and 2 recorded contexts" — every kind (zero counts included, except memories and
+ * attachments when there were none); the bytes freed go with the attachments.
+ */
 export function receiptSentence(deleted: Record<string, number>): string {
-  const parts = Object.entries(deleted).map(([kind, count]) => counted(kind, count));
+  const parts = Object.entries(deleted)
+    .filter(([kind, count]) => kind !== "AttachmentBytes" && !(occasional.has(kind) && count === 0))
+    .map(([kind, count]) =>
+      kind === "Attachment"
+        ? `${counted(kind, count)} (${sized(deleted.AttachmentBytes ?? 0)})`
+        : counted(kind, count),
+    );
   if (parts.length <= 1) return parts.join("");
   return `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }

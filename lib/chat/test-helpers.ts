@@ -28,6 +28,8 @@ export async function rowsForSession(db: Db, sessionId: string) {
     ChatMessage: await db.chatMessage.count({ where: { sessionId } }),
     MemorySnapshot: await db.memorySnapshot.count({ where: { sessionId } }),
     TurnContext: await db.turnContext.count({ where: { sessionId } }),
+    MemoryFact: await db.memoryFact.count({ where: { sourceSessionId: sessionId } }),
+    Attachment: await db.attachment.count({ where: { message: { sessionId } } }),
   };
 }
 

@@ -48,6 +48,8 @@ describe("memory configuration", () => {
       ChatMessage: 4,
       MemorySnapshot: 1,
       TurnContext: 2,
+      MemoryFact: 0,
+      Attachment: 0,
     });
   });
 
@@ -180,6 +182,8 @@ describe("deleting a session while its answer streams", () => {
       ChatMessage: 0,
       MemorySnapshot: 0,
       TurnContext: 0,
+      MemoryFact: 0,
+      Attachment: 0,
     });
   });
 });

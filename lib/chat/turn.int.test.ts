@@ -91,6 +91,8 @@ describe("turn pipeline", () => {
       ChatMessage: 0,
       MemorySnapshot: 0,
       TurnContext: 0,
+      MemoryFact: 0,
+      Attachment: 0,
     });
   });
 
@@ -149,12 +151,22 @@ describe("turn pipeline", () => {
     await turn(sessionId, userId, "one");
     await turn(sessionId, userId, "two");
     const receipt = await unsafeDeleteSessionById({ sessionId, actorId: userId });
-    expect(receipt.deleted).toEqual({ ChatSession: 1, ChatMessage: 4, MemorySnapshot: 1, TurnContext: 2 });
+    expect(receipt.deleted).toEqual({
+      ChatSession: 1,
+      ChatMessage: 4,
+      MemorySnapshot: 1,
+      TurnContext: 2,
+      MemoryFact: 0,
+      Attachment: 0,
+      AttachmentBytes: 0,
+    });
     expect(await rowsForSession(db, sessionId)).toEqual({
       ChatSession: 0,
       ChatMessage: 0,
       MemorySnapshot: 0,
       TurnContext: 0,
+      MemoryFact: 0,
+      Attachment: 0,
     });
   });
 });

@@ -28,6 +28,9 @@ export interface UserDeletionReceipt {
     ChatMessage: number;
     MemorySnapshot: number;
     TurnContext: number;
+    MemoryFact: number;
+    Attachment: number;
+    AttachmentBytes: number;
   };
   /** Audit entries the user made, kept with the actor removed (AuditLog.actorId is SET NULL). */
   anonymized: { AuditLog: number };
@@ -198,12 +201,14 @@ export async function deleteUserForAdmin({
   }
   return serializable(async (tx) => {
     const ofUser = { session: { userId } };
-    const [sessions, messages, snapshots, contexts, audits] = await Promise.all([
+    const [sessions, messages, snapshots, contexts, audits, facts, attachments] = await Promise.all([
       tx.chatSession.count({ where: { userId } }),
       tx.chatMessage.count({ where: ofUser }),
       tx.memorySnapshot.count({ where: ofUser }),
       tx.turnContext.count({ where: ofUser }),
       tx.auditLog.count({ where: { actorId: userId } }),
+      tx.memoryFact.count({ where: { userId } }),
+      tx.attachment.aggregate({ where: { userId }, _count: true, _sum: { bytes: true } }),
     ]);
     try {
       await tx.user.delete({ where: { id: userId }, select: { id: true } });
@@ -218,6 +223,9 @@ export async function deleteUserForAdmin({
       ChatMessage: messages,
       MemorySnapshot: snapshots,
       TurnContext: contexts,
+      MemoryFact: facts,
+      Attachment: attachments._count,
+      AttachmentBytes: attachments._sum.bytes ?? 0,
     };
     await tx.auditLog.create({
       data: { actorId, action: "user.delete", targetType: "User", targetId: userId, details: deleted },

@@ -39,6 +39,7 @@ vi.mock("@/lib/auth/session-token", () => ({ sessionClaims: vi.fn() }));
 vi.mock("@/lib/security/csrf", () => ({ assertSameOrigin: () => {} }));
 
 const kind = databaseKind(env.DATABASE_URL);
+const noFactsOrFiles = { MemoryFact: 0, Attachment: 0, AttachmentBytes: 0 };
 const policy = messageWindow(4);
 
 afterAll(async () => {
@@ -127,7 +128,7 @@ describe(`admin: deleting a session (${kind})`, () => {
     const receipt = await deleteSessionForAdmin({ sessionId, actorId: admin.id });
     expect(receipt).toEqual({
       sessionId,
-      deleted: { ChatSession: 1, ChatMessage: 4, MemorySnapshot: 1, TurnContext: 2 },
+      deleted: { ...noFactsOrFiles, ChatSession: 1, ChatMessage: 4, MemorySnapshot: 1, TurnContext: 2 },
     });
 
     const after = await rowsReferring([sessionId, ...messageIds]);
@@ -152,7 +153,7 @@ describe(`admin: deleting a session (${kind})`, () => {
       action: "session.delete",
       targetType: "ChatSession",
       targetId: sessionId,
-      details: { ChatSession: 1, ChatMessage: 2, MemorySnapshot: 1, TurnContext: 1 },
+      details: { ...noFactsOrFiles, ChatSession: 1, ChatMessage: 2, MemorySnapshot: 1, TurnContext: 1 },
     });
     expect(JSON.stringify(entries)).not.toContain(secret);
 
@@ -439,7 +440,14 @@ describe(`admin: users (${kind})`, () => {
     const receipt = await deleteUserForAdmin({ actorId: admin.id, userId: user.id });
     expect(receipt).toEqual({
       userId: user.id,
-      deleted: { User: 1, ChatSession: 2, ChatMessage: 6, MemorySnapshot: 2, TurnContext: 3 },
+      deleted: {
+        ...noFactsOrFiles,
+        User: 1,
+        ChatSession: 2,
+        ChatMessage: 6,
+        MemorySnapshot: 2,
+        TurnContext: 3,
+      },
       anonymized: { AuditLog: 1 },
     });
     const after = await rowsReferring([user.id, a.sessionId, b.sessionId, ...a.messageIds, ...b.messageIds]);
@@ -684,7 +692,10 @@ describe(`admin API authorization (${kind})`, () => {
 
     const deleted = await session.DELETE(new Request("http://x"), ctx({ id: sessionId }));
     expect(await deleted.json()).toEqual({
-      receipt: { sessionId, deleted: { ChatSession: 1, ChatMessage: 4, MemorySnapshot: 1, TurnContext: 2 } },
+      receipt: {
+        sessionId,
+        deleted: { ...noFactsOrFiles, ChatSession: 1, ChatMessage: 4, MemorySnapshot: 1, TurnContext: 2 },
+      },
     });
     const again = await session.GET(new Request("http://x"), ctx({ id: sessionId }));
     expect(again.status).toBe(404);

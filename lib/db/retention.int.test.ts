@@ -5,6 +5,8 @@ import { expectConsoleError } from "@/test/console";
 import { type Db, databaseKind } from "./client";
 import { rowsReferring, zeroEverywhere } from "./test-rows";
 
+const noFactsOrFiles = { MemoryFact: 0, Attachment: 0, AttachmentBytes: 0 };
+
 // HISTORY_RETENTION_DAYS on SQLite and PostgreSQL: conversations with the rows a turn leaves behind, some made
 // idle by moving ChatSession.updatedAt back, then a retention round. The database is shared with the other
 // integration files, so every assertion is about this file's own users and sessions.
@@ -142,18 +144,21 @@ describe("retention round", () => {
     expect(round.cutoff?.getTime()).toBeLessThan(Date.now() - DAYS * DAY_MS + 60_000);
     const receiptOf = (id: string) => round.receipts.find((r) => r.sessionId === id);
     expect(receiptOf(aliceOld.sessionId)?.deleted).toEqual({
+      ...noFactsOrFiles,
       ChatSession: 1,
       ChatMessage: 4,
       MemorySnapshot: 1,
       TurnContext: 2,
     });
     expect(receiptOf(bobOld.sessionId)?.deleted).toEqual({
+      ...noFactsOrFiles,
       ChatSession: 1,
       ChatMessage: 2,
       MemorySnapshot: 1,
       TurnContext: 1,
     });
     expect(receiptOf(bobOldEmpty.sessionId)?.deleted).toEqual({
+      ...noFactsOrFiles,
       ChatSession: 1,
       ChatMessage: 0,
       MemorySnapshot: 0,

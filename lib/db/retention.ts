@@ -36,7 +36,15 @@ export interface RetentionRound {
   more: boolean;
 }
 
-const noCounts = (): Counts => ({ ChatSession: 0, ChatMessage: 0, MemorySnapshot: 0, TurnContext: 0 });
+const noCounts = (): Counts => ({
+  ChatSession: 0,
+  ChatMessage: 0,
+  MemorySnapshot: 0,
+  TurnContext: 0,
+  MemoryFact: 0,
+  Attachment: 0,
+  AttachmentBytes: 0,
+});
 
 /**
  * One retention round: pages through the sessions last updated before now − `days` on the (updatedAt, id)

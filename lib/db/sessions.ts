@@ -114,7 +114,17 @@ export async function renameSessionForUser({
 
 export interface DeletionReceipt {
   sessionId: string;
-  deleted: { ChatSession: number; ChatMessage: number; MemorySnapshot: number; TurnContext: number };
+  deleted: {
+    ChatSession: number;
+    ChatMessage: number;
+    MemorySnapshot: number;
+    TurnContext: number;
+    /** Long-term facts learned in this conversation (issue 11). */
+    MemoryFact: number;
+    Attachment: number;
+    /** Bytes of the attachments' stored files freed. */
+    AttachmentBytes: number;
+  };
 }
 
 /**
@@ -136,10 +146,12 @@ export async function unsafeDeleteSessionById({
   onlyIfIdleBefore?: Date;
 }): Promise<DeletionReceipt> {
   return db.$transaction(async (tx) => {
-    const [messages, snapshots, contexts] = await Promise.all([
+    const [messages, snapshots, contexts, facts, attachments] = await Promise.all([
       tx.chatMessage.count({ where: { sessionId } }),
       tx.memorySnapshot.count({ where: { sessionId } }),
       tx.turnContext.count({ where: { sessionId } }),
+      tx.memoryFact.count({ where: { sourceSessionId: sessionId } }),
+      tx.attachment.aggregate({ where: { message: { sessionId } }, _count: true, _sum: { bytes: true } }),
     ]);
     const idle = onlyIfIdleBefore && {
       updatedAt: { lt: onlyIfIdleBefore },
@@ -152,6 +164,9 @@ export async function unsafeDeleteSessionById({
       ChatMessage: messages,
       MemorySnapshot: snapshots,
       TurnContext: contexts,
+      MemoryFact: facts,
+      Attachment: attachments._count,
+      AttachmentBytes: attachments._sum.bytes ?? 0,
     };
     await tx.auditLog.create({
       data: {
