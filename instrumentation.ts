@@ -15,6 +15,13 @@ export async function register() {
     console.error("warm-up failed", error);
   }
   try {
+    const { startAttachmentCleanup } = await import("@/lib/attachments/cleanup");
+    startAttachmentCleanup();
+  } catch (error) {
+    // Housekeeping too: unsent uploads wait for the next start.
+    console.error("attachments: could not start the cleanup of unsent uploads", error);
+  }
+  try {
     const { startRetentionSchedule } = await import("@/lib/retention/schedule");
     startRetentionSchedule();
   } catch (error) {

@@ -81,6 +81,7 @@ export default defineConfig({
   ],
   webServer: [
     server(MAIN_PORT, MAIN_URL, {}),
-    server(WINDOW_PORT, WINDOW_URL, { MEMORY_MAX_MESSAGES: String(WINDOW_SIZE) }),
+    // The window tests are about one conversation's memory: long-term memory would carry facts past the window.
+    server(WINDOW_PORT, WINDOW_URL, { MEMORY_MAX_MESSAGES: String(WINDOW_SIZE), LONG_TERM_MEMORY: "false" }),
   ],
 });

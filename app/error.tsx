@@ -1,8 +1,10 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
+import { useT } from "@/lib/i18n/client";
 
 export default function ErrorPage({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const t = useT("pages");
   return (
     <main
       id="main"
@@ -10,12 +12,9 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
       className="flex min-h-full flex-col items-center justify-center gap-3 p-6 text-center"
       role="alert"
     >
-      <h1 className="text-2xl font-semibold">Something went wrong</h1>
-      <p className="max-w-md text-zinc-600">
-        Recall could not load this page — usually because the database is not reachable. Nothing you wrote has
-        been lost.
-      </p>
-      <Button onClick={reset}>Try again</Button>
+      <h1 className="text-2xl font-semibold">{t("error.title")}</h1>
+      <p className="max-w-md text-zinc-600">{t("error.body")}</p>
+      <Button onClick={reset}>{t("error.retry")}</Button>
     </main>
   );
 }

@@ -3,27 +3,35 @@ import { GeistSans } from "geist/font/sans";
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { parseTheme, THEME_COOKIE } from "@/components/theme/theme";
+import { I18nProvider } from "@/lib/i18n/client";
+import { getLocale, getMessages, getT } from "@/lib/i18n/server";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Recall", template: "%s · Recall" },
-  description: "Chat with memory you can inspect and delete.",
-  icons: {
-    icon: [
-      { url: "/favicon.ico", sizes: "32x32" },
-      { url: "/icon.svg", type: "image/svg+xml" },
-    ],
-    apple: "/apple-touch-icon.png",
-  },
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getT("pages");
+  return {
+    title: { default: "Recall", template: "%s · Recall" },
+    description: t("meta.description"),
+    icons,
+  };
+}
+
+const icons: Metadata["icons"] = {
+  icon: [
+    { url: "/favicon.ico", sizes: "32x32" },
+    { url: "/icon.svg", type: "image/svg+xml" },
+  ],
+  apple: "/apple-touch-icon.png",
 };
 
 // The theme class comes from the cookie on the server: the first paint is already in the right colours, with no
 // inline script (the CSP would refuse one without its nonce anyway).
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
+  const [locale, messages, t] = await Promise.all([getLocale(), getMessages(), getT("common")]);
   return (
     <html
-      lang="en"
+      lang={locale}
       className={`${theme} ${GeistSans.variable} ${GeistMono.variable}`}
       suppressHydrationWarning
     >
@@ -32,9 +40,11 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           href="#main"
           className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:shadow focus:outline-2 focus:outline-zinc-900"
         >
-          Skip to content
+          {t("skipToContent")}
         </a>
-        {children}
+        <I18nProvider locale={locale} messages={messages}>
+          {children}
+        </I18nProvider>
       </body>
     </html>
   );

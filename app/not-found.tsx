@@ -1,6 +1,8 @@
 import Link from "next/link";
+import { getT } from "@/lib/i18n/server";
 
-export default function NotFound() {
+export default async function NotFound() {
+  const t = await getT("pages");
   return (
     <main
       id="main"
@@ -8,11 +10,11 @@ export default function NotFound() {
       className="flex min-h-full flex-col items-center justify-center gap-3 p-6 text-center"
     >
       <h1 className="text-2xl font-semibold" data-testid="not-found">
-        Not found
+        {t("notFound.title")}
       </h1>
-      <p className="text-zinc-600">This page does not exist, or it is not yours to see.</p>
+      <p className="text-zinc-600">{t("notFound.body")}</p>
       <Link href="/" className="underline">
-        Back to your conversations
+        {t("notFound.back")}
       </Link>
     </main>
   );

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { ADMIN, type ChatPage, expect, MAIN_URL, test, useExtraServer } from "./fixtures";
+import { ADMIN, type ChatPage, expect, MAIN_URL, newCredentials, test, useExtraServer } from "./fixtures";
 
 // Issue 14: themes, keyboard and screen readers, the phone layout. axe-core checks every page in both themes;
 // the screenshots in docs/screenshots/ come from here.
@@ -179,6 +179,63 @@ test.describe("keyboard and screen readers", () => {
     await chat.emptyState.getByTestId("example-prompt").first().click();
     await expect(chat.input).not.toHaveValue("");
     await expect(chat.input).toBeFocused();
+  });
+
+  test("focus returns to Rename after renaming or Escape, and to Delete after Escape in its dialog", async ({
+    page,
+    chat,
+    user,
+  }) => {
+    void user;
+    await chat.goto();
+    await chat.send("Hello there, reply only 'hi'");
+    const row = page.getByTestId("session-list").locator("li").first();
+    const rename = row.getByRole("button", { name: /^Rename / });
+    const del = row.getByTestId("delete-session");
+
+    await row.getByTestId("session-link").focus();
+    await rename.click();
+    const field = row.getByRole("textbox", { name: "Conversation title" });
+    await expect(field).toBeFocused();
+    await field.fill("Renamed from the keyboard");
+    await field.press("Enter");
+    await expect(row.getByTestId("session-link")).toHaveText("Renamed from the keyboard");
+    await expect(rename).toBeFocused();
+
+    await rename.press("Enter");
+    await expect(field).toBeFocused();
+    await field.press("Escape");
+    await expect(field).toBeHidden();
+    await expect(rename).toBeFocused();
+
+    await del.click();
+    const dialog = page.getByRole("dialog", { name: "Delete this conversation?" });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(del).toBeFocused();
+    await expect(row.getByTestId("session-link")).toHaveText("Renamed from the keyboard");
+  });
+
+  test("a failed sign-in puts the cursor where the fix goes; after sign-up the composer has focus", async ({
+    page,
+    auth,
+    createUser,
+  }) => {
+    const creds = await createUser("focus");
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(auth.formError).toHaveText("Enter your email and password.");
+    await expect(auth.email).toBeFocused();
+
+    await auth.email.fill(creds.email);
+    await auth.password.fill("not-the-password");
+    await auth.password.press("Enter");
+    await expect(auth.formError).toHaveText("Wrong email or password.");
+    await expect(auth.password).toBeFocused();
+
+    await auth.register(newCredentials("signup-focus"));
+    await expect(page.getByTestId("composer-input")).toBeFocused();
   });
 });
 

@@ -46,6 +46,11 @@ const schema = z.object({
   // Conversations idle (not updated) for longer are deleted, like a manual delete; unset keeps them forever.
   HISTORY_RETENTION_DAYS: intFrom(1, 36_500).optional(),
   TURN_LEASE_SECONDS: intFrom(3, 3600).default(10),
+  // Long-term memory (issue 11): the deployment's switch (users also switch it for themselves), the tokens its
+  // context section may take, and how many tool steps one turn may take before the model must answer.
+  LONG_TERM_MEMORY: boolean.default(true),
+  LONG_TERM_MEMORY_MAX_TOKENS: intFrom(50, 100_000).default(1000),
+  TOOL_MAX_STEPS: intFrom(0, 16).default(4),
   MODEL_FIRST_BYTE_TIMEOUT_MS: intFrom(100, 600_000).default(60_000),
   MODEL_IDLE_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
   OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: nonNegativeInt.max(60_000).default(0),
@@ -55,6 +60,8 @@ const schema = z.object({
   ADMIN_NAME: z.string().min(1).default("Admin"),
   // Abuse limits (lib/http.ts, lib/security, lib/rate-limit).
   MAX_BODY_BYTES: positiveInt.max(100 * 1024 * 1024).default(1024 * 1024),
+  // Largest image a user may attach (lib/attachments); text files stay at 1 MB.
+  MAX_IMAGE_BYTES: positiveInt.max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   ALLOWED_ORIGINS: z
     .string()
     .default("")

@@ -13,6 +13,7 @@ export const errorStatus = {
   self_action: 409,
   account_disabled: 403,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   csrf: 403,
   registration_closed: 403,
   invalid_invite: 403,

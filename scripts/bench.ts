@@ -3,13 +3,14 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { renderW7, runW7, W7_TARGET_RATIO, type W7Result, w7RowPass } from "./bench/attachments";
 import { compareSizes, FULL, type Options, parseOptions, QUICK, type Sizes, USAGE } from "./bench/config";
 import { BenchError, Client } from "./bench/http";
 import { checkSessionIntegrity, type Inspector, openInspector } from "./bench/inspect";
-import { buildPlan, turnContent } from "./bench/plan";
+import { buildPlan, FACTS, turnContent } from "./bench/plan";
 import { type ProfileSummary, summarizeProfile } from "./bench/profile";
 import { fmtInt, fmtMs, fmtSeconds, type Target, table, verdict } from "./bench/report";
-import { seed } from "./bench/seed";
+import { seed, seedFacts } from "./bench/seed";
 import {
   assertBuilt,
   BUILD_ID,
@@ -26,10 +27,12 @@ import {
   countStatements,
   probeAdminApi,
   runW1,
+  runW1Facts,
   runW2,
   runW3,
   runW4,
   runW5,
+  type W1FactsResult,
   type W1Row,
   type W2Result,
   type W3Result,
@@ -56,11 +59,15 @@ interface Results {
   counts?: CountResult;
   w1?: W1Row[];
   w1Cpu?: CpuUse;
+  /** W1F: W1 for a user with 1 000 long-term facts beside one with none. */
+  w1Facts?: W1FactsResult;
   w2?: W2Result;
   w3?: W3Result;
   w4?: W4Result;
   w5?: W5Result;
   w6?: W6Result[];
+  /** W7 (issue 12): a turn whose window holds 4 images vs a text-only turn. */
+  w7?: W7Result;
   /** --multi: W2 against several instances behind a proxy. */
   w2Multi?: W2Result & { instances: number };
   /** --profile: the server's CPU profile during a W1 pass, by package. */
@@ -121,6 +128,7 @@ const log = (message: string) => console.log(`bench: ${message}`);
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes("--flood")) return (await import("./bench/flood")).runFlood(argv).then(() => 0); // issue 9
+  if (argv.includes("--attachments")) return (await import("./bench/attachments")).runAttachmentsBench(argv); // issue 12
   const options = parseOptions(argv);
   if (options.help) {
     console.log(USAGE);
@@ -180,6 +188,7 @@ async function main(argv: string[]): Promise<number> {
     const plan = buildPlan(sizes, await hashPassword(password, 4), password);
     log(`seeding ${fmtInt(plan.seed.sessions.reduce((a, s) => a + s.messages, 0))} messages …`);
     results.setup.seed = await seed(url, plan.seed);
+    await seedFacts(url, { session: plan.sessions.w1Facts.with, count: FACTS });
     const s = results.setup.seed;
     log(
       `seeded ${fmtInt(s.users)} users, ${fmtInt(s.sessions)} sessions, ${fmtInt(s.messages)} messages in ` +
@@ -222,6 +231,15 @@ async function main(argv: string[]): Promise<number> {
     const w1 = await runW1(owner, plan.sessions.w1, sizes, inspector, server.cpuMs);
     results.w1 = w1.rows;
     results.w1Cpu = w1.cpu;
+    log(`W1F: ${sizes.w1Turns * 2} turns each for a user with ${FACTS} long-term facts and one with none …`);
+    const factsClient = new Client(server.url, plan.factsUser.email);
+    await factsClient.signIn(plan.factsUser.email, plan.password);
+    results.w1Facts = await runW1Facts(
+      { client: owner, session: plan.sessions.w1Facts.without },
+      { client: factsClient, session: plan.sessions.w1Facts.with },
+      sizes,
+      FACTS,
+    );
     if (options.profile) {
       log(`profiling the server during a W1 pass (${sizes.w1Turns} turns per H) …`);
       results.profile = await profileW1(server, owner, plan.sessions.w1, sizes.w1Turns, startedAt);
@@ -234,6 +252,8 @@ async function main(argv: string[]): Promise<number> {
     const adminApi = !results.w4.skipped && (await probeAdminApi(admin)) === null;
     log(`W5: deleting a session of ${fmtInt(sizes.w5Messages)} messages …`);
     results.w5 = await runW5(owner, admin, adminApi, plan.sessions.w5, inspector);
+    log(`W7: ${sizes.w1Turns} turns whose window holds 4 images, against text-only turns …`);
+    results.w7 = await runW7(owner, inspector, sizes.w1Turns);
     await server.stop();
     servers.splice(servers.indexOf(server), 1);
 
@@ -776,6 +796,16 @@ function jsonRound(_key: string, value: unknown) {
 
 function targets(r: Results, sizes: Sizes): Target[] {
   const out: Target[] = [];
+  if (r.w1Facts) {
+    out.push({
+      id: "w1f.ratio",
+      label: `W1 with ${fmtInt(r.w1Facts.facts)} long-term facts / without (median, H = ${fmtInt(r.w1Facts.history)})`,
+      value: r.w1Facts.ratio,
+      display: `${round(r.w1Facts.ratio)}× (${fmtMs(r.w1Facts.with.median)} vs ${fmtMs(r.w1Facts.without.median)})`,
+      target: "≤ 1.2",
+      pass: r.w1Facts.ratio <= 1.2,
+    });
+  }
   for (const row of r.w1 ?? []) {
     out.push({
       id: `w1.median.h${row.h}`,
@@ -814,6 +844,16 @@ function targets(r: Results, sizes: Sizes): Target[] {
       display: fmtMs(r.w2.latency.p99),
       target: "≤ 100 ms",
       pass: r.w2.latency.p99 <= 100,
+    });
+  }
+  for (const row of r.w7?.rows ?? []) {
+    out.push({
+      id: `w7.ratio.${row.kind}`,
+      label: `W7 median turn with 4 ${row.kind} in the window / text-only`,
+      value: row.ratio,
+      display: `${round(row.ratio)}×`,
+      target: `≤ ${W7_TARGET_RATIO}`,
+      pass: w7RowPass(row),
     });
   }
   if (r.w3) {
@@ -1109,6 +1149,8 @@ function render(r: Results, sizes: Sizes): string {
       ),
     );
   }
+
+  if (r.w7) out.push("", ...renderW7(r.w7));
 
   out.push("", "Checks");
   for (const c of r.checks)

@@ -1,10 +1,13 @@
 import type { Metadata } from "next";
 import { ChatView } from "@/components/chat/chat-view";
+import { getT } from "@/lib/i18n/server";
 import { maxInputChars, modelInfo } from "./model-info";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "New chat" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT("pages"))("meta.newChat") };
+}
 
 export default function NewChatPage() {
   return (

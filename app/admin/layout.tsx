@@ -1,10 +1,11 @@
 import { AdminNav } from "@/components/admin/admin-nav";
 import { requireAdminPage } from "@/lib/admin/page-auth";
+import { getT } from "@/lib/i18n/server";
 
 // Only an admin's tab says "Admin": anyone else gets the 404's title too.
 export async function generateMetadata() {
   await requireAdminPage();
-  return { title: "Admin" };
+  return { title: (await getT("pages"))("meta.admin") };
 }
 
 // Non-admins get the same 404 as a missing page: the console does not admit that it exists.

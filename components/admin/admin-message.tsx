@@ -1,8 +1,9 @@
 "use client";
 
 import { useState } from "react";
+import { AdminImages } from "@/components/attachments/admin-images";
 import { ContextPanel } from "@/components/chat/context-panel";
-import { formatDateTimeSeconds } from "./format";
+import { useFormat, useT } from "@/lib/i18n/client";
 import type { AdminMessageView } from "./types";
 
 const statusStyle: Record<AdminMessageView["status"], string> = {
@@ -22,10 +23,15 @@ export function AdminMessage({
   message: AdminMessageView;
   inMemory: boolean;
 }) {
+  const t = useT("admin");
+  const format = useFormat();
   const [showContext, setShowContext] = useState(false);
   const tokens =
     message.promptTokens !== null || message.completionTokens !== null
-      ? `${message.promptTokens ?? "?"} prompt + ${message.completionTokens ?? "?"} completion tokens`
+      ? t("message.tokens", {
+          prompt: message.promptTokens ?? "?",
+          completion: message.completionTokens ?? "?",
+        })
       : null;
   return (
     <article
@@ -35,7 +41,7 @@ export function AdminMessage({
       data-seq={message.seq}
       data-status={message.status}
       data-in-memory={inMemory}
-      aria-label={`Message ${message.seq}, ${message.role}`}
+      aria-label={t("message.label", { seq: message.seq, role: message.role })}
     >
       <header className="mb-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
         <span className="font-mono font-medium text-zinc-900">#{message.seq}</span>
@@ -48,7 +54,7 @@ export function AdminMessage({
           {message.status}
         </span>
         <time dateTime={message.createdAt} className="text-zinc-500">
-          {formatDateTimeSeconds(message.createdAt)}
+          {format.dateTimeSeconds(message.createdAt)}
         </time>
         {tokens && <span className="text-zinc-500">{tokens}</span>}
         {message.model && <span className="font-mono text-zinc-500">{message.model}</span>}
@@ -56,25 +62,24 @@ export function AdminMessage({
         <span
           className={`rounded px-1.5 py-0.5 ${inMemory ? "bg-emerald-50 text-emerald-800" : "bg-zinc-50 text-zinc-500"}`}
           data-testid="memory-badge"
-          title={
-            inMemory
-              ? "The model will be sent this message on the next turn."
-              : "Kept in history; the model will not see it on the next turn."
-          }
+          title={inMemory ? t("message.inMemoryTitle") : t("message.historyOnlyTitle")}
         >
-          {inMemory ? "in memory" : "history only"}
+          {inMemory ? t("message.inMemory") : t("message.historyOnly")}
         </span>
       </header>
       <p className="whitespace-pre-wrap [overflow-wrap:anywhere] text-sm" data-testid="admin-message-text">
-        {message.text || <em className="text-zinc-500">(empty)</em>}
+        {message.text || <em className="text-zinc-500">{t("empty")}</em>}
       </p>
       {message.toolCallId && (
         <p className="mt-1 text-xs text-zinc-600">
-          Answers tool call <code className="font-mono">{message.toolCallId}</code>
+          {t.rich("message.answersTool", {
+            id: message.toolCallId,
+            code: (chunks) => <code className="font-mono">{chunks}</code>,
+          })}
         </p>
       )}
       {message.toolCalls.length > 0 && (
-        <ul className="mt-2 space-y-1" aria-label="Tool calls">
+        <ul className="mt-2 space-y-1" aria-label={t("message.toolCalls")}>
           {message.toolCalls.map((call) => (
             <li
               key={call.id}
@@ -86,18 +91,7 @@ export function AdminMessage({
           ))}
         </ul>
       )}
-      {message.imageUrls.length > 0 && (
-        <ul className="mt-2 space-y-1 text-xs" aria-label="Images">
-          {message.imageUrls.map((url) => (
-            <li key={url} className="truncate">
-              Image:{" "}
-              <a href={url} target="_blank" rel="noopener noreferrer nofollow" className="underline">
-                {url}
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <AdminImages urls={message.imageUrls} />
       {message.role === "assistant" && (
         <div className="mt-2">
           <button
@@ -107,7 +101,7 @@ export function AdminMessage({
             className="text-xs font-medium text-zinc-700 underline hover:text-zinc-950 focus-visible:outline-2 focus-visible:outline-zinc-900"
             data-testid="admin-context-button"
           >
-            {showContext ? "Hide what was sent" : "Show what was sent to the model"}
+            {showContext ? t("message.hideSent") : t("message.showSent")}
           </button>
           {showContext && (
             <ContextPanel

@@ -2,25 +2,30 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { LocaleSwitch } from "@/components/i18n/locale-switch";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
+import { useT } from "@/lib/i18n/client";
 
 const sections = [
-  { href: "/admin", label: "Overview", exact: true },
-  { href: "/admin/sessions", label: "Sessions" },
-  { href: "/admin/users", label: "Users" },
-  { href: "/admin/invites", label: "Invites" },
-  { href: "/admin/audit", label: "Audit log" },
-];
+  { href: "/admin", label: "nav.overview", exact: true },
+  { href: "/admin/sessions", label: "nav.sessions" },
+  { href: "/admin/users", label: "nav.users" },
+  { href: "/admin/invites", label: "nav.invites" },
+  { href: "/admin/audit", label: "nav.audit" },
+] as const;
 
 export function AdminNav({ user }: { user: { name: string; email: string } }) {
+  const t = useT("admin");
   const pathname = usePathname();
   return (
-    <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-1 px-4 py-2 text-sm" aria-label="Admin">
-      <span className="mr-3 font-semibold">Recall admin</span>
+    <nav
+      className="mx-auto flex max-w-7xl flex-wrap items-center gap-1 px-4 py-2 text-sm"
+      aria-label={t("nav.label")}
+    >
+      <span className="mr-3 font-semibold">{t("nav.brand")}</span>
       {sections.map((s) => {
-        const active = s.exact
-          ? pathname === s.href
-          : pathname === s.href || pathname.startsWith(`${s.href}/`);
+        const active =
+          "exact" in s ? pathname === s.href : pathname === s.href || pathname.startsWith(`${s.href}/`);
         return (
           <Link
             key={s.href}
@@ -30,17 +35,18 @@ export function AdminNav({ user }: { user: { name: string; email: string } }) {
               active ? "bg-zinc-900 text-white" : "text-zinc-700 hover:bg-zinc-100"
             }`}
           >
-            {s.label}
+            {t(s.label)}
           </Link>
         );
       })}
       <span className="flex-1" />
       <span className="hidden text-xs text-zinc-500 sm:inline" title={user.email}>
-        Signed in as {user.name}
+        {t("nav.signedInAs", { name: user.name })}
       </span>
       <ThemeSwitch />
+      <LocaleSwitch />
       <Link href="/" className="rounded-md px-3 py-1.5 text-zinc-600 hover:bg-zinc-100">
-        Back to chat
+        {t("nav.backToChat")}
       </Link>
     </nav>
   );

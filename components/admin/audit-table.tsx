@@ -1,14 +1,5 @@
-import { formatDateTimeSeconds } from "./format";
+import { getFormat, getT } from "@/lib/i18n/server";
 import type { AuditEntryView } from "./types";
-
-const actionLabel: Record<string, string> = {
-  "session.delete": "Deleted a session",
-  "user.promote": "Made administrator",
-  "user.demote": "Removed administrator role",
-  "user.disable": "Disabled an account",
-  "user.enable": "Enabled an account",
-  "user.delete": "Deleted a user",
-};
 
 /** Details are ids and counts (and role names); anything else is shown as plain text, never rendered as markup. */
 function Details({ details }: { details: unknown }) {
@@ -31,26 +22,33 @@ function Details({ details }: { details: unknown }) {
   );
 }
 
-export function AuditTable({ entries, currentUserId }: { entries: AuditEntryView[]; currentUserId: string }) {
+export async function AuditTable({
+  entries,
+  currentUserId,
+}: {
+  entries: AuditEntryView[];
+  currentUserId: string;
+}) {
+  const [t, format] = await Promise.all([getT("admin"), getFormat()]);
   return (
     <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
       <table className="w-full text-left text-sm" data-testid="admin-audit">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">
-              When <span aria-hidden="true">↓</span>
+              {t("audit.colWhen")} <span aria-hidden="true">↓</span>
             </th>
             <th scope="col" className="px-3 py-2 font-medium">
-              Who
+              {t("audit.colWho")}
             </th>
             <th scope="col" className="px-3 py-2 font-medium">
-              Action
+              {t("audit.colAction")}
             </th>
             <th scope="col" className="px-3 py-2 font-medium">
-              Target
+              {t("audit.colTarget")}
             </th>
             <th scope="col" className="px-3 py-2 font-medium">
-              Rows / details
+              {t("audit.colDetails")}
             </th>
           </tr>
         </thead>
@@ -64,7 +62,7 @@ export function AuditTable({ entries, currentUserId }: { entries: AuditEntryView
               data-target-id={e.targetId}
             >
               <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
-                <time dateTime={e.createdAt}>{formatDateTimeSeconds(e.createdAt)}</time>
+                <time dateTime={e.createdAt}>{format.dateTimeSeconds(e.createdAt)}</time>
               </td>
               <td className="max-w-[14rem] px-3 py-2">
                 {e.actor ? (
@@ -72,19 +70,19 @@ export function AuditTable({ entries, currentUserId }: { entries: AuditEntryView
                     <span className="block truncate">
                       {e.actor.name}
                       {e.actor.id === currentUserId && (
-                        <span className="ml-1 text-xs text-zinc-500">(you)</span>
+                        <span className="ml-1 text-xs text-zinc-500">{t("audit.you")}</span>
                       )}
                     </span>
                     <span className="block truncate text-xs text-zinc-500">{e.actor.email}</span>
                   </>
                 ) : (
-                  <span className="text-zinc-500" title="The account that did this has since been deleted.">
-                    deleted account
+                  <span className="text-zinc-500" title={t("audit.deletedAccountTitle")}>
+                    {t("audit.deletedAccount")}
                   </span>
                 )}
               </td>
               <td className="px-3 py-2">
-                <span className="block">{actionLabel[e.action] ?? e.action}</span>
+                <span className="block">{t.dynamic(`audit.actions.${e.action}`, e.action)}</span>
                 <span className="block font-mono text-xs text-zinc-500">{e.action}</span>
               </td>
               <td className="px-3 py-2">

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 
 export interface InviteRow {
   id: string;
@@ -11,13 +12,15 @@ export interface InviteRow {
   createdBy: string | null;
 }
 
-function status(i: InviteRow): string {
-  if (i.usedAt) return `used ${new Date(i.usedAt).toLocaleString()}`;
-  if (new Date(i.expiresAt) < new Date()) return "expired";
-  return `valid until ${new Date(i.expiresAt).toLocaleString()}`;
-}
-
 export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
+  const t = useT("admin");
+  const errorText = useErrorText();
+  const format = useFormat();
+  const status = (i: InviteRow): string => {
+    if (i.usedAt) return t("invites.used", { date: format.dateTime(i.usedAt) });
+    if (new Date(i.expiresAt) < new Date()) return t("invites.expired");
+    return t("invites.validUntil", { date: format.dateTime(i.expiresAt) });
+  };
   const [rows, setRows] = useState(initial);
   const [code, setCode] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,16 +44,16 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
           usedAt: string | null;
           createdBy: string | null;
         };
-        error?: { message?: string };
+        error?: { code?: string; message?: string };
       } | null;
       if (!res.ok || !data?.code || !data.invite) {
-        setError(data?.error?.message ?? "Could not create an invite. Try again.");
+        setError(errorText(data?.error ?? null, t("invites.createFailed")));
         return;
       }
       setCode(data.code);
       setRows((r) => [data.invite as InviteRow, ...r]);
     } catch {
-      setError("Could not reach the server. Try again.");
+      setError(t("invites.unreachable"));
     } finally {
       setPending(false);
     }
@@ -60,7 +63,7 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
     <div className="space-y-4">
       <div className="flex items-center gap-3">
         <Button onClick={() => void create()} disabled={pending} data-testid="create-invite">
-          {pending ? "Creating…" : "New invite code (7 days)"}
+          {pending ? t("invites.creating") : t("invites.create")}
         </Button>
         {error && (
           <p role="alert" className="text-sm text-red-700">
@@ -70,7 +73,7 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
       </div>
       {code && (
         <p className="rounded-md border border-zinc-300 bg-zinc-50 p-3 text-sm">
-          New code (shown once):{" "}
+          {t("invites.newCode")}{" "}
           <code className="font-mono font-semibold" data-testid="invite-code">
             {code}
           </code>
@@ -80,15 +83,15 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
         <table className="w-full text-left text-sm">
           <thead className="text-zinc-500">
             <tr>
-              <th className="py-1 font-medium">Created</th>
-              <th className="py-1 font-medium">By</th>
-              <th className="py-1 font-medium">Status</th>
+              <th className="py-1 font-medium">{t("invites.colCreated")}</th>
+              <th className="py-1 font-medium">{t("invites.colBy")}</th>
+              <th className="py-1 font-medium">{t("invites.colStatus")}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((i) => (
               <tr key={i.id} className="border-t border-zinc-200">
-                <td className="py-1">{new Date(i.createdAt).toLocaleString()}</td>
+                <td className="py-1">{format.dateTime(i.createdAt)}</td>
                 <td className="py-1">{i.createdBy ?? "—"}</td>
                 <td className="py-1">{status(i)}</td>
               </tr>
@@ -96,7 +99,7 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
             {rows.length === 0 && (
               <tr>
                 <td colSpan={3} className="py-2 text-zinc-500">
-                  No invite codes yet.
+                  {t("invites.none")}
                 </td>
               </tr>
             )}

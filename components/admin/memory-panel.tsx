@@ -1,9 +1,13 @@
 import { formatCount } from "@/components/chat/format";
 import { describePolicy, describeSummary } from "@/components/chat/memory-words";
-import { formatDateTime } from "./format";
+import { useFormat, useT } from "@/lib/i18n/client";
 import type { MemoryItemView, SessionReviewView, SnapshotView } from "./types";
 
-const POLICY_NAMES = { window: "message window", tokens: "token budget", summary: "summary" } as const;
+const POLICY_NAMES = {
+  window: "memory.policyWindow",
+  tokens: "memory.policyTokens",
+  summary: "memory.policySummary",
+} as const;
 
 /** The conversation's memory settings in force (its own over the server's defaults). */
 function SettingsList({
@@ -13,26 +17,27 @@ function SettingsList({
   settings: SessionReviewView["settings"];
   memoryStartSeq: number;
 }) {
+  const t = useT("admin");
   return (
     <dl
       className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded-md bg-white p-2 text-xs"
       data-testid="memory-settings"
     >
-      <dt className="text-zinc-500">Memory</dt>
-      <dd data-testid="memory-settings-enabled">{settings.enabled ? "on" : "off"}</dd>
-      <dt className="text-zinc-500">Policy</dt>
-      <dd data-testid="memory-settings-policy">{POLICY_NAMES[settings.policy]}</dd>
-      <dt className="text-zinc-500">Messages</dt>
+      <dt className="text-zinc-500">{t("memory.memory")}</dt>
+      <dd data-testid="memory-settings-enabled">{settings.enabled ? t("memory.on") : t("memory.off")}</dd>
+      <dt className="text-zinc-500">{t("memory.policy")}</dt>
+      <dd data-testid="memory-settings-policy">{t(POLICY_NAMES[settings.policy])}</dd>
+      <dt className="text-zinc-500">{t("memory.messages")}</dt>
       <dd>{formatCount(settings.maxMessages)}</dd>
       {settings.policy === "tokens" && (
         <>
-          <dt className="text-zinc-500">Token budget</dt>
+          <dt className="text-zinc-500">{t("memory.tokenBudget")}</dt>
           <dd>{formatCount(settings.maxTokens)}</dd>
         </>
       )}
-      <dt className="text-zinc-500">Cleared</dt>
+      <dt className="text-zinc-500">{t("memory.cleared")}</dt>
       <dd data-testid="memory-settings-cleared">
-        {memoryStartSeq > 0 ? `yes, after #${memoryStartSeq}` : "never"}
+        {memoryStartSeq > 0 ? t("memory.clearedAfter", { seq: memoryStartSeq }) : t("memory.never")}
       </dd>
     </dl>
   );
@@ -46,6 +51,8 @@ function seqRange(seqs: number[]): string {
 }
 
 function ItemRow({ item }: { item: MemoryItemView }) {
+  const t = useT("admin");
+  const tm = useT("chatMemory");
   return (
     <li
       className="rounded border border-zinc-200 bg-white p-2"
@@ -54,11 +61,13 @@ function ItemRow({ item }: { item: MemoryItemView }) {
     >
       <p className="mb-0.5 text-xs text-zinc-500">
         {item.seq !== undefined ? <span className="font-mono">#{item.seq}</span> : "—"} · {item.role}
-        {item.summary ? ` · ${item.summaryMeta ? describeSummary(item.summaryMeta) : "summary"}` : ""}
-        {item.toolCalls?.length ? ` · ${item.toolCalls.length} tool call(s)` : ""}
+        {item.summary
+          ? ` · ${item.summaryMeta ? describeSummary(tm, item.summaryMeta) : t("memory.summary")}`
+          : ""}
+        {item.toolCalls?.length ? ` · ${t("memory.toolCalls", { count: item.toolCalls.length })}` : ""}
       </p>
       <p className="line-clamp-3 whitespace-pre-wrap [overflow-wrap:anywhere] text-xs" title={item.text}>
-        {item.text || <em className="text-zinc-500">(empty)</em>}
+        {item.text || <em className="text-zinc-500">{t("empty")}</em>}
       </p>
     </li>
   );
@@ -80,6 +89,9 @@ export function MemoryPanel({
   nextContextSeqs: number[];
   lastSeq: number;
 }) {
+  const t = useT("admin");
+  const tm = useT("chatMemory");
+  const format = useFormat();
   return (
     <section
       className="space-y-3 rounded-lg border border-zinc-200 bg-zinc-50 p-3 text-sm"
@@ -87,69 +99,71 @@ export function MemoryPanel({
       data-testid="memory-panel"
     >
       <h2 id="memory-heading" className="font-semibold">
-        Memory
+        {t("memory.title")}
       </h2>
       <SettingsList settings={settings} memoryStartSeq={memoryStartSeq} />
       <div className="rounded-md bg-white p-2 text-xs" data-testid="next-context">
-        <p className="font-medium text-zinc-900">On the next turn the model is sent</p>
+        <p className="font-medium text-zinc-900">{t("memory.nextTurn")}</p>
         <ol className="mt-1 list-decimal space-y-0.5 pl-5 text-zinc-700">
-          <li>the system prompt</li>
+          <li>{t("memory.systemPrompt")}</li>
           <li>
             {nextContextSeqs.length === 0 ? (
-              <span>no history</span>
+              <span>{t("memory.noHistory")}</span>
             ) : (
               <span>
-                {nextContextSeqs.length} history message{nextContextSeqs.length === 1 ? "" : "s"} (
-                {seqRange(nextContextSeqs)})
+                {t("memory.historyMessages", {
+                  count: nextContextSeqs.length,
+                  range: seqRange(nextContextSeqs),
+                })}
               </span>
             )}
           </li>
-          <li>the new question</li>
+          <li>{t("memory.newQuestion")}</li>
         </ol>
         <p className="mt-1 text-zinc-500">
-          Policy in force: {describePolicy(policy)} (<code className="font-mono">{policy}</code>)
+          {t("memory.inForce", { policy: describePolicy(tm, policy) })} (
+          <code className="font-mono">{policy}</code>)
         </p>
       </div>
 
       {!snapshot && (
         <p className="text-zinc-600" data-testid="no-snapshot">
-          No snapshot stored yet: no turn has finished in this conversation.
+          {t("memory.noSnapshot")}
         </p>
       )}
       {snapshot && (
         <>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
-            <dt className="text-zinc-500">Made by</dt>
+            <dt className="text-zinc-500">{t("memory.madeBy")}</dt>
             <dd>
-              {describePolicy(snapshot.policy)} (<code className="font-mono">{snapshot.policy}</code>)
+              {describePolicy(tm, snapshot.policy)} (<code className="font-mono">{snapshot.policy}</code>)
             </dd>
-            <dt className="text-zinc-500">Covers</dt>
+            <dt className="text-zinc-500">{t("memory.covers")}</dt>
+            <dd>{t("memory.coversValue", { through: snapshot.throughSeq, last: lastSeq })}</dd>
+            <dt className="text-zinc-500">{t("memory.version")}</dt>
             <dd>
-              history through #{snapshot.throughSeq} of #{lastSeq}
-            </dd>
-            <dt className="text-zinc-500">Version</dt>
-            <dd>
-              {snapshot.version} · {formatDateTime(snapshot.updatedAt)}
+              {snapshot.version} · {format.dateTime(snapshot.updatedAt)}
             </dd>
           </dl>
           {snapshot.error ? (
             <p role="alert" className="rounded bg-red-50 p-2 text-xs text-red-800">
-              The stored snapshot cannot be read ({snapshot.error}). The next turn will fail to read it too.
+              {t("memory.unreadable", { error: snapshot.error })}
             </p>
           ) : (
             !snapshot.current && (
               <p className="rounded bg-amber-50 p-2 text-xs text-amber-900" data-testid="snapshot-stale">
-                This snapshot is out of date (another policy, or history has moved on). The next turn rebuilds
-                memory from the latest messages, as listed above.
+                {t("memory.stale")}
               </p>
             )
           )}
           <div>
-            <h3 className="mb-1 text-xs font-medium text-zinc-700">Stored items ({snapshot.items.length})</h3>
+            <h3 className="mb-1 text-xs font-medium text-zinc-700">
+              {t("memory.items", { count: snapshot.items.length })}
+            </h3>
             {snapshot.items.length === 0 ? (
-              <p className="text-xs text-zinc-500">The snapshot is empty.</p>
+              <p className="text-xs text-zinc-500">{t("memory.noItems")}</p>
             ) : (
-              <ol className="space-y-1" aria-label="Snapshot items">
+              <ol className="space-y-1" aria-label={t("memory.itemsLabel")}>
                 {snapshot.items.map((item, i) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: a snapshot is an immutable ordered list
                   <ItemRow key={i} item={item} />

@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { formatCount } from "./format";
+import { getFormat, getT } from "@/lib/i18n/server";
 
-export function StatCard({
+export async function StatCard({
   label,
   value,
   note,
@@ -14,11 +14,12 @@ export function StatCard({
   href?: string;
   testId: string;
 }) {
+  const format = await getFormat();
   const body = (
     <>
       <p className="text-sm text-zinc-600">{label}</p>
       <p className="mt-1 text-3xl font-semibold tabular-nums" data-testid={testId}>
-        {formatCount(value)}
+        {format.number(value)}
       </p>
       {note && <p className="mt-1 text-xs text-zinc-500">{note}</p>}
     </>
@@ -37,15 +38,16 @@ export function StatCard({
 }
 
 /** Messages per UTC day as plain CSS bars; the same numbers are in a table for screen readers. */
-export function MessagesChart({ perDay }: { perDay: { day: string; count: number }[] }) {
+export async function MessagesChart({ perDay }: { perDay: { day: string; count: number }[] }) {
+  const [t, format] = await Promise.all([getT("admin"), getFormat()]);
   const max = Math.max(1, ...perDay.map((d) => d.count));
   const total = perDay.reduce((sum, d) => sum + d.count, 0);
   return (
     <figure className="rounded-lg border border-zinc-200 bg-white p-4" data-testid="messages-chart">
       <figcaption className="mb-3 flex items-baseline justify-between text-sm">
-        <span className="font-medium">Messages per day</span>
+        <span className="font-medium">{t("overview.chartTitle")}</span>
         <span className="text-xs text-zinc-500">
-          last {perDay.length} days (UTC) · {formatCount(total)} in all
+          {t("overview.chartRange", { days: perDay.length, total: format.number(total) })}
         </span>
       </figcaption>
       <div className="flex h-40 items-end gap-1" aria-hidden="true">
@@ -66,11 +68,11 @@ export function MessagesChart({ perDay }: { perDay: { day: string; count: number
         ))}
       </div>
       <table className="sr-only">
-        <caption>Messages per day, UTC</caption>
+        <caption>{t("overview.chartCaption")}</caption>
         <thead>
           <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Messages</th>
+            <th scope="col">{t("overview.chartDay")}</th>
+            <th scope="col">{t("overview.chartMessages")}</th>
           </tr>
         </thead>
         <tbody>
@@ -82,7 +84,7 @@ export function MessagesChart({ perDay }: { perDay: { day: string; count: number
           ))}
         </tbody>
       </table>
-      {total === 0 && <p className="mt-2 text-sm text-zinc-500">No messages in this period yet.</p>}
+      {total === 0 && <p className="mt-2 text-sm text-zinc-500">{t("overview.chartEmpty")}</p>}
     </figure>
   );
 }

@@ -1,7 +1,8 @@
 import Link from "next/link";
+import { getT } from "@/lib/i18n/server";
 
 /** Keyset pagination links: back to the first page, and on to the next one when there is one. */
-export function Pager({
+export async function Pager({
   path,
   q,
   cursor,
@@ -14,8 +15,9 @@ export function Pager({
   cursor?: string;
   nextCursor: string | null;
   shown: number;
-  noun: string;
+  noun: "session" | "user" | "entry";
 }) {
+  const t = await getT("admin");
   const href = (c?: string) => {
     const params = new URLSearchParams();
     if (q) params.set("q", q);
@@ -26,20 +28,20 @@ export function Pager({
   const link =
     "rounded-md border border-zinc-300 bg-white px-3 py-1.5 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900";
   return (
-    <nav className="mt-3 flex items-center gap-2 text-sm" aria-label="Pages">
+    <nav className="mt-3 flex items-center gap-2 text-sm" aria-label={t("pager.label")}>
       <span className="text-zinc-600">
-        {shown} {noun}
-        {cursor ? " (later page)" : ""}
+        {t("pager.shown", { noun, count: shown })}
+        {cursor ? t("pager.laterPage") : ""}
       </span>
       <span className="flex-1" />
       {cursor && (
         <Link href={href()} className={link} data-testid="first-page">
-          ← First page
+          {t("pager.first")}
         </Link>
       )}
       {nextCursor && (
         <Link href={href(nextCursor)} className={link} data-testid="next-page">
-          Next page →
+          {t("pager.next")}
         </Link>
       )}
     </nav>

@@ -1,7 +1,8 @@
 import Link from "next/link";
+import { getT } from "@/lib/i18n/server";
 
 /** A plain GET form: works without JavaScript, keeps the search in the URL (shareable, back button). */
-export function SearchForm({
+export async function SearchForm({
   action,
   q,
   label,
@@ -12,6 +13,7 @@ export function SearchForm({
   label: string;
   placeholder: string;
 }) {
+  const t = await getT("admin");
   return (
     <search>
       <form action={action} method="get" className="flex w-full items-center gap-2 sm:w-auto">
@@ -32,11 +34,11 @@ export function SearchForm({
           type="submit"
           className="rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
         >
-          Search
+          {t("search.submit")}
         </button>
         {q && (
           <Link href={action} className="text-sm text-zinc-600 underline">
-            Clear
+            {t("search.clear")}
           </Link>
         )}
       </form>

@@ -2,12 +2,12 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { apiError, fetchOlderMessages } from "@/components/chat/api";
+import { fetchOlderMessages, sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
+import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 import { AdminMessage } from "./admin-message";
-import { formatDateTime, plural } from "./format";
 import { MemoryPanel } from "./memory-panel";
 import type { AdminMessageView, SessionReviewView } from "./types";
 
@@ -15,6 +15,10 @@ const PAGE = 100;
 
 /** The admin's view of one conversation: history beside memory, per-turn contexts, and deletion with a receipt. */
 export function SessionReview({ review }: { review: SessionReviewView }) {
+  const t = useT("admin");
+  const errorText = useErrorText();
+  const format = useFormat();
+  const messagesWord = (count: number) => t("review.messages", { count });
   const { session, snapshot, policy, nextContextSeqs, settings, memoryStartSeq } = review;
   const [messages, setMessages] = useState<AdminMessageView[]>(review.messages);
   const [hasMore, setHasMore] = useState(review.hasMore);
@@ -40,7 +44,7 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
       setMessages((prev) => [...data.messages, ...prev]);
       setHasMore(data.hasMore);
     } catch (e) {
-      setError(e instanceof Error ? e.message : "Could not load earlier messages.");
+      setError(errorText(e, t("review.loadOlderFailed")));
     } finally {
       setLoadingOlder(false);
     }
@@ -50,15 +54,13 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
     setDeleting(true);
     setError(null);
     try {
-      const res = await fetch(`/api/admin/sessions/${session.id}`, { method: "DELETE" });
-      if (!res.ok) throw new Error(await apiError(res));
-      const data = (await res.json()) as { receipt: Receipt };
+      const data = await sendJson<{ receipt: Receipt }>(`/api/admin/sessions/${session.id}`, "DELETE");
       setReceipt(data.receipt);
       setConfirming(false);
       requestAnimationFrame(() => receiptHeading.current?.focus());
     } catch (e) {
       setConfirming(false);
-      setError(e instanceof Error ? e.message : "The session could not be deleted.");
+      setError(errorText(e, t("review.deleteFailed")));
     } finally {
       setDeleting(false);
     }
@@ -71,19 +73,18 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
         data-testid="admin-delete-done"
       >
         <h1 ref={receiptHeading} tabIndex={-1} className="text-xl font-semibold focus:outline-none">
-          Session deleted
+          {t("review.deleted")}
         </h1>
         <p className="text-sm text-zinc-600">
-          “{session.title}” of {session.owner.email} is gone, with everything derived from it. The audit log
-          records this deletion (ids and counts only).
+          {t("review.deletedBody", { title: session.title, email: session.owner.email })}
         </p>
         <ReceiptView receipt={receipt} />
         <div className="flex gap-3 text-sm">
           <Link href="/admin/sessions" className="font-medium underline" data-testid="back-to-sessions">
-            Back to sessions
+            {t("review.backToSessions")}
           </Link>
           <Link href="/admin/audit" className="underline">
-            Audit log
+            {t("review.auditLog")}
           </Link>
         </div>
       </section>
@@ -96,25 +97,30 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
         <div className="min-w-0">
           <p className="text-sm">
             <Link href="/admin/sessions" className="text-zinc-600 underline">
-              Sessions
+              {t("review.sessions")}
             </Link>
           </p>
           <h1 className="truncate text-2xl font-semibold" data-testid="admin-session-title">
-            {session.title || "(untitled)"}
+            {session.title || t("untitled")}
           </h1>
           <p className="mt-1 text-sm text-zinc-600">
-            {session.owner.name} · {session.owner.email} · {plural(session.messageCount, "message")} · created{" "}
-            {formatDateTime(session.createdAt)} · last activity {formatDateTime(session.updatedAt)}
+            {t("review.meta", {
+              name: session.owner.name,
+              email: session.owner.email,
+              messages: messagesWord(session.messageCount),
+              created: format.dateTime(session.createdAt),
+              updated: format.dateTime(session.updatedAt),
+            })}
           </p>
         </div>
         <Button variant="danger" onClick={() => setConfirming(true)} data-testid="admin-delete-session">
-          Delete session…
+          {t("review.delete")}
         </Button>
       </div>
 
       {session.turnInProgress && (
         <p role="status" className="mb-4 rounded-md bg-sky-50 p-3 text-sm text-sky-900">
-          An answer is being written in this conversation right now; reload to see it once it is done.
+          {t("review.turnInProgress")}
         </p>
       )}
       {error && (
@@ -130,16 +136,20 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <section aria-labelledby="history-heading" className="min-w-0">
           <h2 id="history-heading" className="mb-2 font-semibold">
-            History{" "}
+            {t("review.history")}{" "}
             <span className="text-sm font-normal text-zinc-500">
-              ({messages.length === session.messageCount ? "all" : `${messages.length} of`}{" "}
-              {plural(session.messageCount, "message")})
+              {messages.length === session.messageCount
+                ? t("review.historyAll", { messages: messagesWord(session.messageCount) })
+                : t("review.historySome", {
+                    shown: messages.length,
+                    messages: messagesWord(session.messageCount),
+                  })}
             </span>
           </h2>
 
           {messages.length === 0 && (
             <p className="rounded-lg border border-dashed border-zinc-300 bg-white p-6 text-center text-sm text-zinc-600">
-              No messages yet: this conversation is empty.
+              {t("review.noMessages")}
             </p>
           )}
 
@@ -152,20 +162,20 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
                 data-testid="load-older"
               >
                 {loadingOlder
-                  ? "Loading earlier messages…"
-                  : `Load earlier messages (${(firstSeq ?? 1) - 1} more)`}
+                  ? t("review.loadingOlder")
+                  : t("review.loadOlder", { count: (firstSeq ?? 1) - 1 })}
               </Button>
             </div>
           )}
 
           {messages.length > 0 && windowStart === null && (
             <p className="mb-3 rounded-md bg-zinc-100 p-2 text-xs text-zinc-700" data-testid="window-empty">
-              The model will see none of this history on the next turn (policy {policy}).
+              {t("review.windowEmpty", { policy })}
             </p>
           )}
           {windowStart !== null && firstSeq !== undefined && windowStart < firstSeq && (
             <p className="mb-3 rounded-md bg-emerald-50 p-2 text-xs text-emerald-900">
-              The memory window starts at #{windowStart}, among earlier messages.
+              {t("review.windowEarlier", { seq: windowStart })}
             </p>
           )}
 
@@ -179,8 +189,8 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
                   >
                     <span className="h-px flex-1 bg-emerald-400" />
                     {windowStart > 1
-                      ? `Memory window starts here: the model does not see the ${plural(windowStart - 1, "message")} above`
-                      : "Memory window starts here: the model sees the whole history"}
+                      ? t("review.windowStartsAbove", { messages: messagesWord(windowStart - 1) })
+                      : t("review.windowStartsAll")}
                     <span className="h-px flex-1 bg-emerald-400" />
                   </div>
                 )}
@@ -204,19 +214,22 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
 
       <ConfirmDialog
         open={confirming}
-        title="Delete this session?"
-        confirmLabel="Delete session"
+        title={t("review.confirmTitle")}
+        confirmLabel={t("review.confirmLabel")}
         pending={deleting}
         onCancel={() => setConfirming(false)}
         onConfirm={confirmDelete}
         body={
           <div className="space-y-2">
             <p>
-              “{session.title}” of {session.owner.email} will be removed for everyone, with its{" "}
-              {plural(session.messageCount, "message")}, its memory snapshot and every recorded context.
+              {t("review.confirmBody", {
+                title: session.title,
+                email: session.owner.email,
+                messages: messagesWord(session.messageCount),
+              })}
             </p>
-            {session.turnInProgress && <p>An answer is being written right now; it will be discarded.</p>}
-            <p className="font-medium text-zinc-900">This cannot be undone.</p>
+            {session.turnInProgress && <p>{t("review.confirmStreaming")}</p>}
+            <p className="font-medium text-zinc-900">{t("review.cannotUndo")}</p>
           </div>
         }
       />

@@ -1,28 +1,29 @@
 import Link from "next/link";
-import { formatCount, formatDateTime } from "./format";
+import { getFormat, getT } from "@/lib/i18n/server";
 import type { AdminSessionView } from "./types";
 
-export function SessionsTable({ sessions }: { sessions: AdminSessionView[] }) {
+export async function SessionsTable({ sessions }: { sessions: AdminSessionView[] }) {
+  const [t, format] = await Promise.all([getT("admin"), getFormat()]);
   return (
     <div className="relative overflow-x-auto rounded-lg border border-zinc-200 bg-white">
       <table className="w-full text-left text-sm" data-testid="admin-sessions">
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">
-              Title
+              {t("sessions.colTitle")}
             </th>
             <th scope="col" className="px-3 py-2 font-medium">
-              Owner
+              {t("sessions.colOwner")}
             </th>
             <th scope="col" className="px-3 py-2 text-right font-medium">
-              Messages
+              {t("sessions.colMessages")}
             </th>
             <th scope="col" className="px-3 py-2 font-medium">
-              Created
+              {t("sessions.colCreated")}
             </th>
             <th scope="col" className="px-3 py-2 font-medium">
-              Last activity <span aria-hidden="true">↓</span>
-              <span className="sr-only">(sorted, newest first)</span>
+              {t("sessions.colActivity")} <span aria-hidden="true">↓</span>
+              <span className="sr-only">{t("sessions.sorted")}</span>
             </th>
           </tr>
         </thead>
@@ -40,7 +41,7 @@ export function SessionsTable({ sessions }: { sessions: AdminSessionView[] }) {
                   className="block truncate font-medium underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-zinc-900"
                   data-testid="admin-session-link"
                 >
-                  {s.title || <em className="text-zinc-500">(untitled)</em>}
+                  {s.title || <em className="text-zinc-500">{t("untitled")}</em>}
                 </Link>
               </td>
               <td className="max-w-xs px-3 py-2">
@@ -48,13 +49,13 @@ export function SessionsTable({ sessions }: { sessions: AdminSessionView[] }) {
                 <span className="block truncate text-xs text-zinc-500">{s.owner.email}</span>
               </td>
               <td className="px-3 py-2 text-right tabular-nums" data-testid="admin-session-count">
-                {formatCount(s.messageCount)}
+                {format.number(s.messageCount)}
               </td>
               <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
-                <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
+                <time dateTime={s.createdAt}>{format.dateTime(s.createdAt)}</time>
               </td>
               <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
-                <time dateTime={s.updatedAt}>{formatDateTime(s.updatedAt)}</time>
+                <time dateTime={s.updatedAt}>{format.dateTime(s.updatedAt)}</time>
               </td>
             </tr>
           ))}

@@ -2,46 +2,42 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { DeleteMemoriesButton } from "@/components/memory/admin-delete-memories";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
-import { formatCount, formatDateTime, plural } from "./format";
+import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
+import type { Translator } from "@/lib/i18n/translate";
+import { formatCount } from "./format";
 import type { AdminUserView } from "./types";
 
 type Action = "promote" | "demote" | "disable" | "enable" | "delete" | "revokeKeys";
 
-const confirmLabel: Record<Action, string> = {
-  promote: "Make administrator",
-  demote: "Remove administrator role",
-  disable: "Disable account",
-  enable: "Enable account",
-  delete: "Delete user and data",
-  revokeKeys: "Revoke API keys",
-};
-
-function explain(action: Action, user: AdminUserView, self: boolean): React.ReactNode {
-  const who = self ? "your account" : user.email;
+function explain(
+  t: Translator<"admin">,
+  action: Action,
+  user: AdminUserView,
+  self: boolean,
+): React.ReactNode {
+  const who = self ? t("users.yourAccount") : user.email;
+  const email = user.email;
   switch (action) {
     case "promote":
-      return `${user.email} will be able to read every conversation, delete sessions and manage users.`;
+      return t("users.explain.promote", { email });
     case "demote":
-      return self
-        ? "You will lose access to this console at once. Another administrator can give it back."
-        : `${who} keeps their account and conversations but loses access to this console.`;
+      return self ? t("users.explain.demoteSelf") : t("users.explain.demote", { who });
     case "disable":
-      return `${who} is signed out at once and cannot sign in or chat until enabled again. Their conversations are kept.`;
+      return t("users.explain.disable", { who });
     case "enable":
-      return `${who} can sign in and chat again.`;
+      return t("users.explain.enable", { who });
     case "revokeKeys":
-      return `The ${plural(user.apiKeyCount, "API key")} of ${user.email} will stop working at once. Their conversations are kept.`;
+      return t("users.explain.revokeKeys", { count: user.apiKeyCount, email });
     case "delete":
       return (
         <span className="space-y-2">
           <span className="block">
-            {user.email} and all their conversations will be removed: {plural(user.sessionCount, "session")}{" "}
-            and {plural(user.messageCount, "message")}, with their memory snapshots and recorded contexts.
-            Audit entries they made are kept without their name.
+            {t("users.explain.delete", { email, sessions: user.sessionCount, messages: user.messageCount })}
           </span>
-          <span className="block font-medium text-zinc-900">This cannot be undone.</span>
+          <span className="block font-medium text-zinc-900">{t("users.explain.cannotUndo")}</span>
         </span>
       );
   }
@@ -69,6 +65,10 @@ export function UsersTable({
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [receipt, setReceipt] = useState<{ email: string; receipt: Receipt } | null>(null);
+  const tm = useT("memory");
+  const t = useT("admin");
+  const errorText = useErrorText();
+  const format = useFormat();
 
   async function run() {
     if (!pending) return;
@@ -96,7 +96,7 @@ export function UsersTable({
       if (!res.ok) {
         setError({
           code: body?.error?.code ?? String(res.status),
-          message: body?.error?.message ?? `Request failed (${res.status}).`,
+          message: errorText(body?.error ?? null, t("users.requestFailed", { status: res.status })),
         });
         return;
       }
@@ -105,21 +105,12 @@ export function UsersTable({
         return;
       }
       if (act === "delete" && body?.receipt) setReceipt({ email: user.email, receipt: body.receipt });
-      setDone(
-        {
-          promote: `${user.email} is now an administrator.`,
-          demote: `${user.email} is no longer an administrator.`,
-          disable: `${user.email} is disabled.`,
-          enable: `${user.email} is enabled again.`,
-          delete: `${user.email} was deleted.`,
-          revokeKeys: `The API keys of ${user.email} are revoked.`,
-        }[act],
-      );
+      setDone(t(`users.done.${act}`, { email: user.email }));
       router.refresh();
     } catch {
       setError({
         code: "network",
-        message: "The server could not be reached. Nothing was changed; try again.",
+        message: t("users.unreachable"),
       });
     } finally {
       setWorking(false);
@@ -151,14 +142,14 @@ export function UsersTable({
       {receipt && (
         <section
           className="mb-3 rounded-md border border-zinc-200 bg-white p-4"
-          aria-label="Deletion receipt"
+          aria-label={t("users.receipt")}
         >
           <div className="mb-2 flex items-start justify-between gap-3">
             <p role="status" className="text-sm font-medium" data-testid="admin-status">
-              {receipt.email} was deleted.
+              {t("users.wasDeleted", { email: receipt.email })}
             </p>
             <button type="button" className="text-xs underline" onClick={() => setReceipt(null)}>
-              Dismiss
+              {t("users.dismiss")}
             </button>
           </div>
           <ReceiptView receipt={receipt.receipt} />
@@ -173,28 +164,31 @@ export function UsersTable({
             <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
               <tr>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  User
+                  {t("users.colUser")}
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  Role
+                  {t("users.colRole")}
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  Status
+                  {t("users.colStatus")}
                 </th>
                 <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Sessions
+                  {t("users.colSessions")}
                 </th>
                 <th scope="col" className="px-3 py-2 text-right font-medium">
-                  Messages
+                  {t("users.colMessages")}
                 </th>
                 <th scope="col" className="px-3 py-2 text-right font-medium">
-                  API keys
+                  {t("users.colKeys")}
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  {tm("admin.column")}
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  Joined
+                  {t("users.colJoined")}
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t("users.colActions")}</span>
                 </th>
               </tr>
             </thead>
@@ -214,7 +208,7 @@ export function UsersTable({
                         {u.name}
                         {self && (
                           <span className="ml-2 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">
-                            you
+                            {t("users.you")}
                           </span>
                         )}
                       </span>
@@ -223,22 +217,22 @@ export function UsersTable({
                     <td className="px-3 py-2" data-testid="admin-user-role">
                       {u.role === "ADMIN" ? (
                         <span className="rounded bg-zinc-900 px-1.5 py-0.5 text-xs font-medium text-white">
-                          admin
+                          {t("users.admin")}
                         </span>
                       ) : (
-                        <span className="text-xs text-zinc-600">user</span>
+                        <span className="text-xs text-zinc-600">{t("users.user")}</span>
                       )}
                     </td>
                     <td className="px-3 py-2" data-testid="admin-user-status">
                       {u.disabledAt ? (
                         <span
                           className="rounded bg-red-50 px-1.5 py-0.5 text-xs font-medium text-red-800"
-                          title={`since ${formatDateTime(u.disabledAt)}`}
+                          title={t("users.disabledSince", { date: format.dateTime(u.disabledAt) })}
                         >
-                          disabled
+                          {t("users.disabled")}
                         </span>
                       ) : (
-                        <span className="text-xs text-zinc-600">active</span>
+                        <span className="text-xs text-zinc-600">{t("users.active")}</span>
                       )}
                     </td>
                     <td className="px-3 py-2 text-right tabular-nums">{formatCount(u.sessionCount)}</td>
@@ -246,8 +240,11 @@ export function UsersTable({
                     <td className="px-3 py-2 text-right tabular-nums" data-testid="admin-user-keys">
                       {formatCount(u.apiKeyCount)}
                     </td>
+                    <td className="px-3 py-2 text-right tabular-nums" data-testid="admin-user-memories">
+                      {formatCount(u.memoryFactCount)}
+                    </td>
                     <td className="whitespace-nowrap px-3 py-2 text-zinc-600">
-                      <time dateTime={u.createdAt}>{formatDateTime(u.createdAt)}</time>
+                      <time dateTime={u.createdAt}>{format.dateTime(u.createdAt)}</time>
                     </td>
                     <td className="whitespace-nowrap px-3 py-2 text-right">
                       {u.role === "ADMIN" ? (
@@ -257,7 +254,7 @@ export function UsersTable({
                           onClick={ask("demote")}
                           data-testid="user-demote"
                         >
-                          Remove admin
+                          {t("users.removeAdmin")}
                         </button>
                       ) : (
                         <button
@@ -266,7 +263,7 @@ export function UsersTable({
                           onClick={ask("promote")}
                           data-testid="user-promote"
                         >
-                          Make admin
+                          {t("users.makeAdmin")}
                         </button>
                       )}
                       {u.disabledAt ? (
@@ -276,7 +273,7 @@ export function UsersTable({
                           onClick={ask("enable")}
                           data-testid="user-enable"
                         >
-                          Enable
+                          {t("users.enable")}
                         </button>
                       ) : (
                         <button
@@ -284,10 +281,10 @@ export function UsersTable({
                           className={`${action} text-zinc-700 hover:bg-zinc-100`}
                           onClick={ask("disable")}
                           disabled={self}
-                          title={self ? "You cannot disable your own account." : undefined}
+                          title={self ? t("users.cannotDisableSelf") : undefined}
                           data-testid="user-disable"
                         >
-                          Disable
+                          {t("users.disable")}
                         </button>
                       )}
                       <button
@@ -297,17 +294,31 @@ export function UsersTable({
                         disabled={u.apiKeyCount === 0}
                         data-testid="user-revoke-keys"
                       >
-                        Revoke keys
+                        {t("users.revokeKeys")}
                       </button>
+                      <DeleteMemoriesButton
+                        user={u}
+                        className={`${action} text-zinc-700 hover:bg-zinc-100`}
+                        onDone={(message) => {
+                          setError(null);
+                          setReceipt(null);
+                          setDone(message);
+                          router.refresh();
+                        }}
+                        onError={(e) => {
+                          setDone(null);
+                          setError(e);
+                        }}
+                      />
                       <button
                         type="button"
                         className={`${action} text-red-700 hover:bg-red-50`}
                         onClick={ask("delete")}
                         disabled={self}
-                        title={self ? "You cannot delete your own account." : undefined}
+                        title={self ? t("users.cannotDeleteSelf") : undefined}
                         data-testid="user-delete"
                       >
-                        Delete…
+                        {t("users.delete")}
                       </button>
                     </td>
                   </tr>
@@ -320,12 +331,12 @@ export function UsersTable({
 
       <ConfirmDialog
         open={pending !== null}
-        title={pending ? `${confirmLabel[pending.action]}?` : ""}
-        confirmLabel={pending ? confirmLabel[pending.action] : ""}
+        title={pending ? t("users.confirmQuestion", { action: t(`users.action.${pending.action}`) }) : ""}
+        confirmLabel={pending ? t(`users.action.${pending.action}`) : ""}
         pending={working}
         onCancel={() => setPending(null)}
         onConfirm={run}
-        body={pending ? explain(pending.action, pending.user, pending.user.id === currentUserId) : null}
+        body={pending ? explain(t, pending.action, pending.user, pending.user.id === currentUserId) : null}
       />
     </div>
   );

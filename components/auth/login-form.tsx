@@ -3,17 +3,11 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { useT } from "@/lib/i18n/client";
 import { FormError } from "./auth-card";
-
-const messages: Record<string, string> = {
-  invalid_credentials: "Wrong email or password.",
-  account_disabled: "This account has been disabled. Contact an administrator.",
-  rate_limited: "Too many failed sign-ins. Wait a few minutes and try again.",
-  storage_error: "The server cannot check your password right now. Try again in a moment.",
-};
 
 // Only same-origin paths: a callbackUrl must never send the user to another site.
 function safeCallback(raw: string | null): string {
@@ -27,29 +21,44 @@ function safeCallback(raw: string | null): string {
 }
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string | null }) {
+  const t = useT("auth");
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  /** A failed sign-in says why and puts the cursor where the fix goes: the empty field, else the password. */
+  function fail(message: string, field: HTMLInputElement | null) {
+    setError(message);
+    requestAnimationFrame(() => {
+      field?.focus();
+      field?.select();
+    });
+  }
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const email = String(form.get("email") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    if (!email || !password) {
+      fail(t("signIn.missingFields"), email ? passwordRef.current : emailRef.current);
+      return;
+    }
     setPending(true);
     setError(null);
     try {
-      const result = await signIn("credentials", {
-        email: String(form.get("email") ?? ""),
-        password: String(form.get("password") ?? ""),
-        redirect: false,
-      });
+      const result = await signIn("credentials", { email, password, redirect: false });
       if (!result?.ok) {
-        setError(messages[result?.error ?? ""] ?? "Sign-in failed. Try again.");
+        const code = result?.error ?? "";
+        fail(t.dynamic(`signIn.errors.${code}`, t("signIn.failed")), passwordRef.current);
         return;
       }
       router.replace(safeCallback(callbackUrl));
       router.refresh();
     } catch {
-      setError("Could not reach the server. Check your connection and try again.");
+      fail(t("signIn.unreachable"), passwordRef.current);
     } finally {
       setPending(false);
     }
@@ -57,23 +66,36 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string | null }) {
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
-      <Field label="Email" id="email" name="email" type="email" autoComplete="email" required autoFocus />
       <Field
-        label="Password"
+        ref={emailRef}
+        label={t("fields.email")}
+        id="email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        autoFocus
+        aria-describedby={error ? "form-error" : undefined}
+      />
+      <Field
+        ref={passwordRef}
+        label={t("fields.password")}
         id="password"
         name="password"
         type="password"
         autoComplete="current-password"
         required
+        aria-describedby={error ? "form-error" : undefined}
+        aria-invalid={error ? true : undefined}
       />
       <FormError message={error} />
       <Button type="submit" disabled={pending} className="w-full">
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("signIn.pending") : t("signIn.submit")}
       </Button>
       <p className="text-center text-sm text-zinc-600">
-        No account?{" "}
+        {t("signIn.noAccount")}{" "}
         <Link href="/register" className="font-medium text-zinc-900 underline">
-          Create one
+          {t("signIn.createOne")}
         </Link>
       </p>
     </form>

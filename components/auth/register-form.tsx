@@ -6,9 +6,12 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { useErrorText, useT } from "@/lib/i18n/client";
 import { FormError } from "./auth-card";
 
 export function RegisterForm({ needsInvite = false }: { needsInvite?: boolean }) {
+  const t = useT("auth");
+  const errorText = useErrorText();
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -31,8 +34,10 @@ export function RegisterForm({ needsInvite = false }: { needsInvite?: boolean })
         body: JSON.stringify(body),
       });
       if (!res.ok) {
-        const data = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-        setError(data?.error?.message ?? "Registration failed. Try again.");
+        const data = (await res.json().catch(() => null)) as {
+          error?: { code?: string; message?: string };
+        } | null;
+        setError(errorText(data?.error ?? null, t("register.failed")));
         return;
       }
       const result = await signIn("credentials", {
@@ -47,7 +52,7 @@ export function RegisterForm({ needsInvite = false }: { needsInvite?: boolean })
       router.replace("/");
       router.refresh();
     } catch {
-      setError("Could not reach the server. Check your connection and try again.");
+      setError(t("signIn.unreachable"));
     } finally {
       setPending(false);
     }
@@ -55,10 +60,10 @@ export function RegisterForm({ needsInvite = false }: { needsInvite?: boolean })
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate>
-      <Field label="Name" id="name" name="name" autoComplete="name" required autoFocus />
-      <Field label="Email" id="email" name="email" type="email" autoComplete="email" required />
+      <Field label={t("fields.name")} id="name" name="name" autoComplete="name" required autoFocus />
+      <Field label={t("fields.email")} id="email" name="email" type="email" autoComplete="email" required />
       <Field
-        label="Password"
+        label={t("fields.password")}
         id="password"
         name="password"
         type="password"
@@ -66,18 +71,18 @@ export function RegisterForm({ needsInvite = false }: { needsInvite?: boolean })
         minLength={8}
         required
       />
-      <p className="text-xs text-zinc-500">At least 8 characters.</p>
+      <p className="text-xs text-zinc-500">{t("register.passwordHint")}</p>
       {needsInvite && (
-        <Field label="Invite code" id="inviteCode" name="inviteCode" autoComplete="off" required />
+        <Field label={t("fields.inviteCode")} id="inviteCode" name="inviteCode" autoComplete="off" required />
       )}
       <FormError message={error} />
       <Button type="submit" disabled={pending} className="w-full">
-        {pending ? "Creating account…" : "Create account"}
+        {pending ? t("register.pending") : t("register.submit")}
       </Button>
       <p className="text-center text-sm text-zinc-600">
-        Already registered?{" "}
+        {t("register.haveAccount")}{" "}
         <Link href="/login" className="font-medium text-zinc-900 underline">
-          Sign in
+          {t("register.signIn")}
         </Link>
       </p>
     </form>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useErrorText, useT } from "@/lib/i18n/client";
 
 /**
  * Revokes all of the user's sessions (every device, this one included), then leaves for the login page. If the
@@ -11,6 +12,8 @@ import { Button } from "@/components/ui/button";
  * were signed out when they were not.
  */
 export function SignOutEverywhereButton({ className = "" }: { className?: string }) {
+  const t = useT("auth");
+  const errorText = useErrorText();
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -24,15 +27,18 @@ export function SignOutEverywhereButton({ className = "" }: { className?: string
         body: "{}",
       });
       if (!res.ok && res.status !== 401) {
-        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-        throw new Error(body?.error?.message ?? `Could not sign out everywhere (${res.status}).`);
+        const body = (await res.json().catch(() => null)) as {
+          error?: { code?: string; message?: string };
+        } | null;
+        setError(errorText(body?.error ?? null, t("signOut.failed")));
+        return;
       }
       // redirect: false keeps the navigation on this host; next-auth would build it from NEXTAUTH_URL.
       await signOut({ redirect: false });
       router.replace("/login");
       router.refresh();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : "Could not sign out everywhere.");
+    } catch {
+      setError(errorText({ status: 0 }));
     } finally {
       setPending(false);
     }
@@ -44,10 +50,10 @@ export function SignOutEverywhereButton({ className = "" }: { className?: string
         onClick={() => void run()}
         disabled={pending}
         data-testid="sign-out-everywhere"
-        title="Sign out on every device, this one included"
+        title={t("signOut.everywhereTitle")}
         className="px-2 py-1 text-xs"
       >
-        {pending ? "Signing out…" : "Sign out everywhere"}
+        {pending ? t("signOut.pending") : t("signOut.everywhere")}
       </Button>
       {error && (
         <p role="alert" className="mt-1 text-xs text-red-600">

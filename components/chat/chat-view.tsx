@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { fetchOlderMessages, messageOf } from "./api";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import { fetchOlderMessages } from "./api";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
 import { focusComposer, focusIsFree } from "./focus";
@@ -12,6 +13,7 @@ import { useConversationAddress } from "./use-address";
 import { useDraft } from "./use-draft";
 import { mergePage, useFollowAnswer } from "./use-follow-answer";
 import { useMemory } from "./use-memory";
+import { useMessageAnchor } from "./use-message-anchor";
 import { useSend } from "./use-send";
 import { useRevalidateSessions } from "./use-sessions";
 import { useTurn } from "./use-turn";
@@ -33,6 +35,8 @@ export function ChatView({
   /** CHAT_MAX_INPUT_CHARS, from the server's configuration. */
   maxInputChars: number;
 }) {
+  const t = useT("chat");
+  const errorText = useErrorText();
   const [sessionId, setSessionId] = useState(initialSessionId);
   const [messages, setMessages] = useState(initialMessages);
   const [hasMore, setHasMore] = useState(initialHasMore);
@@ -63,7 +67,7 @@ export function ChatView({
       setHasMore(false);
       setError(null);
       draft.reload(null);
-      setTabTitle("New chat");
+      setTabTitle(t("newChat"));
       requestAnimationFrame(focusComposer);
     },
   });
@@ -99,11 +103,15 @@ export function ChatView({
       setMessages((prev) => [...page.messages, ...prev]);
       setHasMore(page.hasMore);
     } catch (e) {
-      setError(`Could not load earlier messages: ${messageOf(e)}`);
+      setError(t("loadOlderFailed", { reason: errorText(e) }));
     } finally {
       setLoadingOlder(false);
     }
   }
+
+  // /c/:id?message=<id> (a fact's source on /memory, the context inspector): open at that message.
+  const anchor = useMessageAnchor({ messages, hasMore, loadingOlder, loadOlder: () => void loadOlder() });
+  const tMemory = useT("memory");
 
   const last = messages.at(-1);
   // Opened while an answer was being written elsewhere (a reload mid-answer, another tab): this view is not
@@ -121,11 +129,13 @@ export function ChatView({
       ? last.id
       : null;
   const notice =
-    error ?? (follow.error ? `Lost touch with the answer being written: ${follow.error.message}` : null);
+    error ??
+    (anchor.missing ? tMemory("anchor.missing") : null) ??
+    (follow.error ? t("lostTouch", { reason: errorText(follow.error) }) : null);
 
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col">
-      <h1 className="sr-only">{sessionId ? (title ?? "Conversation") : "New chat"}</h1>
+      <h1 className="sr-only">{sessionId ? (title ?? t("conversation")) : t("newChat")}</h1>
       <ChatHeader modelInfo={modelInfo} sessionId={sessionId} streaming={turn.streaming} />
       <MessageList
         messages={messages}
@@ -156,7 +166,7 @@ export function ChatView({
           draft.setText(value);
           if (error) setError(null);
         }}
-        onSend={(text) => void send(text)}
+        onSend={(text, attachments) => send(text, attachments)}
         onStop={turn.stop}
         streaming={turn.streaming}
         maxInputChars={maxInputChars}

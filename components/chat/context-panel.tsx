@@ -1,13 +1,14 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import useSWR from "swr";
-import { getJson, messageOf } from "./api";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import { getJson } from "./api";
 import { formatCount } from "./format";
 import { describePolicy, describeSummary } from "./memory-words";
 
 interface ContextEntry {
-  source: "system" | "summary" | "fact" | "history" | "current";
+  source: "system" | "summary" | "fact" | "history" | "current" | "tool";
   role: string;
   seq?: number;
   chars: number;
@@ -22,6 +23,8 @@ interface ContextEntry {
     model: string;
     createdAt: string;
   };
+  /** On the long-term memory section: each fact sent and the message it was learned from. */
+  facts?: FactSent[];
 }
 
 interface TurnContextView {
@@ -34,19 +37,23 @@ interface TurnContextView {
   createdAt: string;
 }
 
-const sourceLabel: Record<ContextEntry["source"], string> = {
-  system: "system prompt",
-  summary: "summary",
-  fact: "fact",
-  history: "history",
-  current: "current question",
-};
-
 /** What one turn sent to the model, in order — read back from the server's record, never reconstructed. */
 export function ContextPanel({ url, onClose }: { url: string; onClose: () => void }) {
   // Fetched each time the panel opens: a retried answer has a new context under the same message id.
   const { data, error } = useSWR(url, getJson<{ context: TurnContextView }>, { revalidateOnFocus: false });
   const context = data?.context;
+  const t = useT("chat");
+  const tm = useT("chatMemory");
+  const tt = useT("tools");
+  const errorText = useErrorText();
+  // Entries show one line each; a click (or Enter) on one shows all of it.
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (i: number) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(i)) next.add(i);
+      return next;
+    });
 
   // Escape closes the panel from anywhere on the page (the caller puts focus back on the panel's trigger).
   useEffect(() => {
@@ -61,29 +68,34 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
     <section
       className="mt-2 rounded-lg border border-zinc-200 bg-zinc-50 p-3 text-sm"
       data-testid="context-panel"
-      aria-label="Context sent to the model"
+      aria-label={t("context.label")}
     >
       <div className="mb-2 flex items-center justify-between">
-        <h3 className="font-medium">Sent to the model for this answer</h3>
+        <h3 className="font-medium">{t("context.title")}</h3>
         <button type="button" onClick={onClose} className="text-xs text-zinc-500 hover:text-zinc-900">
-          Close
+          {t("context.close")}
         </button>
       </div>
       {error && (
         <p role="alert" className="text-red-700">
-          Could not load the context: {messageOf(error)}
+          {t("context.loadFailed", { reason: errorText(error) })}
         </p>
       )}
-      {!context && !error && <p className="text-zinc-500">Loading…</p>}
+      {!context && !error && <p className="text-zinc-500">{t("context.loading")}</p>}
       {context && (
         <>
           <p className="mb-2 text-xs text-zinc-500" data-testid="context-summary">
-            {context.entries.length} items ·{" "}
-            <span data-testid="context-tokens">{formatCount(context.tokenEstimate)} tokens</span> · memory:{" "}
-            <span className="text-zinc-700" title={`policy ${context.policy}`} data-testid="context-policy">
-              {describePolicy(context.policy)}
+            {t("context.items", { count: context.entries.length })} ·{" "}
+            <span data-testid="context-tokens">{t("context.tokens", { count: context.tokenEstimate })}</span>{" "}
+            · {t("context.memory")}{" "}
+            <span
+              className="text-zinc-700"
+              title={t("context.policyTitle", { policy: context.policy })}
+              data-testid="context-policy"
+            >
+              {describePolicy(tm, context.policy)}
             </span>{" "}
-            · model {context.model}
+            · {t("context.model", { model: context.model })}
           </p>
           <ol className="space-y-1">
             {context.entries.map((entry, i) => (
@@ -96,7 +108,7 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
                 data-seq={entry.seq ?? ""}
               >
                 <span className="w-36 shrink-0 text-xs text-zinc-500">
-                  {sourceLabel[entry.source]}
+                  {entry.source === "tool" ? tt("contextSource") : t(`context.source.${entry.source}`)}
                   {entry.seq !== undefined ? ` #${entry.seq}` : ""} · {entry.role}
                 </span>
                 <span className="min-w-0 flex-1">
@@ -105,18 +117,26 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
                       className="block text-xs font-medium text-zinc-700"
                       data-testid="context-summary-range"
                     >
-                      {describeSummary(entry.summary)}
+                      {describeSummary(tm, entry.summary)}
                     </span>
                   )}
-                  <span className="block truncate" title={entry.preview}>
-                    {entry.preview || <em className="text-zinc-500">(empty)</em>}
-                  </span>
+                  <button
+                    type="button"
+                    onClick={() => toggle(i)}
+                    aria-expanded={expanded.has(i)}
+                    className={`block w-full text-left ${expanded.has(i) ? "whitespace-pre-wrap [overflow-wrap:anywhere]" : "truncate"}`}
+                    title={entry.preview}
+                    data-testid="context-entry-preview"
+                  >
+                    {entry.preview || <em className="text-zinc-500">{t("context.empty")}</em>}
+                  </button>
+                  {entry.facts && <FactsSent facts={entry.facts} />}
                 </span>
                 <span
                   className="shrink-0 text-xs tabular-nums text-zinc-500"
                   data-testid="context-entry-tokens"
                 >
-                  {formatCount(entry.tokens)} tok
+                  {t("context.entryTokens", { count: formatCount(entry.tokens) })}
                 </span>
               </li>
             ))}
@@ -124,5 +144,43 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
         </>
       )}
     </section>
+  );
+}
+
+interface FactSent {
+  id: string;
+  sourceSessionId: string;
+  sourceMessageId: string;
+  /** The fact's text now (absent once deleted). */
+  text?: string;
+  deleted?: boolean;
+  replaced?: boolean;
+}
+
+/** The long-term facts a turn was sent, each linking to the message it was learned from. */
+function FactsSent({ facts }: { facts: FactSent[] }) {
+  const t = useT("tools");
+  return (
+    <ul className="mt-1 space-y-0.5 text-xs" aria-label={t("factsSent")} data-testid="context-facts">
+      {facts.map((f) => (
+        <li key={f.id} data-testid="context-fact" data-fact-id={f.id} className="[overflow-wrap:anywhere]">
+          {f.deleted ? (
+            <em className="text-zinc-500">{t("factDeleted")}</em>
+          ) : (
+            <>
+              <span className="text-zinc-800">{f.text}</span>
+              {f.replaced && <em className="text-zinc-500"> ({t("factReplaced")})</em>} ·{" "}
+              <a
+                href={`/c/${f.sourceSessionId}?message=${f.sourceMessageId}`}
+                className="underline"
+                data-testid="context-fact-source"
+              >
+                {t("factSource")}
+              </a>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

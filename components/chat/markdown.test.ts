@@ -1,10 +1,20 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
-import { receiptSentence } from "../ui/receipt";
+import { beforeAll, describe, expect, it } from "vitest";
+import { i18nFor } from "@/lib/i18n/testing";
+import type { Translator } from "@/lib/i18n/translate";
+import * as receipt from "../ui/receipt";
 import { Markdown } from "./markdown";
 
-const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text }));
+let en: Awaited<ReturnType<typeof i18nFor>>;
+let zhReceipt: Translator<"receipt">;
+beforeAll(async () => {
+  en = await i18nFor("en");
+  zhReceipt = (await i18nFor("zh-CN")).t("receipt");
+});
+const html = (text: string) => renderToStaticMarkup(en.wrap(createElement(Markdown, { text })));
+const receiptSentence = (deleted: Record<string, number>) =>
+  receipt.receiptSentence(en.t("receipt"), deleted);
 
 describe("Markdown", () => {
   it("renders GFM tables, task lists, headings and quotes", () => {
@@ -43,6 +53,14 @@ describe("receiptSentence", () => {
     expect(receiptSentence(none)).toBe("1 conversation and 2 messages");
     expect(receiptSentence({ ...none, MemoryFact: 2, Attachment: 1, AttachmentBytes: 2048 })).toBe(
       "1 conversation, 2 messages, 2 memories and 1 attachment (2.0 KB)",
+    );
+  });
+});
+
+describe("receiptSentence in Chinese", () => {
+  it("counts and joins the Chinese way", () => {
+    expect(receipt.receiptSentence(zhReceipt, { ChatSession: 1, ChatMessage: 4, TurnContext: 2 })).toBe(
+      "1 个对话、4 条消息和 2 条上下文记录",
     );
   });
 });

@@ -1,13 +1,15 @@
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { useT } from "@/lib/i18n/client";
 import { CodeBlock } from "./code-block";
 
 // react-markdown renders no raw HTML and strips javascript: URLs by default; links open outside the app.
 // Images are never loaded: an answer's `![x](https://host/?leak=…)` would otherwise make the browser call that
 // host as soon as it renders (and the page CSP blocks remote images anyway). They are shown as links instead.
-// GitHub-flavoured extras (tables, task lists, strikethrough, autolinks) come from remark-gfm. Code is not
-// highlighted yet: the language is shown and the block can be copied.
+// GitHub-flavoured extras (tables, task lists, strikethrough, autolinks) come from remark-gfm. Code blocks show
+// their language, can be copied, and are highlighted once shiki has loaded (lazily, see highlight.ts).
 export function Markdown({ text }: { text: string }) {
+  const t = useT("chat");
   return (
     <div className="prose-recall space-y-2 leading-relaxed [overflow-wrap:anywhere]">
       <ReactMarkdown
@@ -63,13 +65,13 @@ export function Markdown({ text }: { text: string }) {
                 type="checkbox"
                 checked={checked}
                 disabled
-                aria-label={checked ? "Done" : "Not done"}
+                aria-label={checked ? t("markdown.done") : t("markdown.notDone")}
                 className="mr-1.5 align-middle"
               />
             ) : null,
           img: ({ src, alt }) => {
             const href = typeof src === "string" ? src : undefined;
-            const label = `Image: ${alt || "untitled"}`;
+            const label = t("markdown.image", { alt: alt || t("markdown.untitled") });
             return href ? (
               <a
                 href={href}

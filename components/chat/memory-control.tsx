@@ -3,23 +3,24 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { messageOf } from "./api";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import type { Translator } from "@/lib/i18n/translate";
 import { formatCount } from "./format";
 import { describeMemory, describeSummary } from "./memory-words";
 import type { MemoryChange, MemoryPolicyKind, MemoryStateView } from "./types";
 import { useMemory } from "./use-memory";
 
-const POLICY_LABELS: Record<MemoryPolicyKind, string> = {
-  window: "The last messages",
-  tokens: "A token budget",
-  summary: "Summary of older messages + the last messages",
-};
+const POLICY_LABELS = {
+  window: "control.policyWindow",
+  tokens: "control.policyTokens",
+  summary: "control.policySummary",
+} as const satisfies Record<MemoryPolicyKind, string>;
 
-const MESSAGES_LABELS: Record<MemoryPolicyKind, string> = {
-  window: "Messages remembered",
-  tokens: "At most this many messages",
-  summary: "Recent messages kept word for word",
-};
+const MESSAGES_LABELS = {
+  window: "control.messagesWindow",
+  tokens: "control.messagesTokens",
+  summary: "control.messagesSummary",
+} as const satisfies Record<MemoryPolicyKind, string>;
 
 interface Form {
   enabled: boolean;
@@ -55,6 +56,8 @@ function changeOf(form: Form, state: MemoryStateView): MemoryChange {
  * memory on or off, choose the policy and its numbers, and clear it. Changes apply from the next answer.
  */
 export function MemoryControl({ sessionId, streaming }: { sessionId: string; streaming: boolean }) {
+  const t = useT("chatMemory");
+  const errorText = useErrorText();
   const { memory, error: loadError, update, clear } = useMemory(sessionId);
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState<Form | null>(null);
@@ -100,7 +103,7 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
     if (!memory || !form) return;
     const change = changeOf(form, memory);
     if (Object.keys(change).length === 0) {
-      setStatus("Nothing to change.");
+      setStatus(t("control.nothingToChange"));
       return;
     }
     setSaving(true);
@@ -108,9 +111,9 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
     setStatus(null);
     try {
       await update(change);
-      setStatus("Saved — the next answer uses it.");
+      setStatus(t("control.saved"));
     } catch (err) {
-      setError(messageOf(err));
+      setError(errorText(err));
     } finally {
       setSaving(false);
     }
@@ -122,9 +125,9 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
     setStatus(null);
     try {
       await clear();
-      setStatus("Memory cleared. The history stays; the model no longer sees it.");
+      setStatus(t("control.cleared"));
     } catch (err) {
-      setError(messageOf(err));
+      setError(errorText(err));
     } finally {
       setClearing(false);
       setConfirming(false);
@@ -132,10 +135,10 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
   }
 
   const summaryText = memory
-    ? describeMemory(memory)
+    ? describeMemory(t, memory)
     : loadError
-      ? "Memory: unavailable"
-      : "Memory: loading…";
+      ? t("control.unavailable")
+      : t("control.loading");
 
   return (
     <div className="relative" ref={wrapperRef}>
@@ -147,14 +150,14 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? `${id}-panel` : undefined}
-        title={loadError ? `Could not load the memory settings: ${messageOf(loadError)}` : undefined}
+        title={loadError ? t("control.loadFailed", { reason: errorText(loadError) }) : undefined}
         className="flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900 disabled:cursor-default"
         data-testid="memory-control"
       >
         <span aria-hidden="true" className="text-zinc-400">
           ◐
         </span>
-        {memory && <span className="sr-only">Memory: </span>}
+        {memory && <span className="sr-only">{t("control.prefix")}</span>}
         <span data-testid="memory-summary-text">{summaryText}</span>
       </button>
 
@@ -173,9 +176,9 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
           }}
         >
           <h2 id={`${id}-title`} className="font-semibold">
-            Memory of this conversation
+            {t("control.title")}
           </h2>
-          <MemoryNow memory={memory} />
+          <MemoryNow memory={memory} t={t} />
 
           <form onSubmit={save} noValidate className="space-y-3">
             <label className="flex items-center gap-2">
@@ -186,11 +189,11 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
                 onChange={(e) => setForm({ ...form, enabled: e.target.checked })}
                 data-testid="memory-enabled"
               />
-              Remember earlier messages
+              {t("control.enabled")}
             </label>
 
             <label className="block">
-              <span className="text-zinc-700">What the model remembers</span>
+              <span className="text-zinc-700">{t("control.policyLabel")}</span>
               <select
                 value={form.policy}
                 disabled={!form.enabled}
@@ -200,14 +203,14 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
               >
                 {(Object.keys(POLICY_LABELS) as MemoryPolicyKind[]).map((kind) => (
                   <option key={kind} value={kind}>
-                    {POLICY_LABELS[kind]}
+                    {t(POLICY_LABELS[kind])}
                   </option>
                 ))}
               </select>
             </label>
 
             <label className="block">
-              <span className="text-zinc-700">{MESSAGES_LABELS[form.policy]}</span>
+              <span className="text-zinc-700">{t(MESSAGES_LABELS[form.policy])}</span>
               <input
                 type="number"
                 inputMode="numeric"
@@ -222,7 +225,7 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
 
             {form.policy === "tokens" && (
               <label className="block">
-                <span className="text-zinc-700">Token budget for everything sent</span>
+                <span className="text-zinc-700">{t("control.tokenBudget")}</span>
                 <input
                   type="number"
                   inputMode="numeric"
@@ -252,13 +255,13 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
                 variant="secondary"
                 onClick={() => setConfirming(true)}
                 disabled={streaming || clearing}
-                title={streaming ? "Wait until the answer is written." : undefined}
+                title={streaming ? t("control.waitForAnswer") : undefined}
                 data-testid="memory-clear"
               >
-                Clear memory…
+                {t("control.clear")}
               </Button>
               <Button type="submit" disabled={saving} data-testid="memory-save">
-                {saving ? "Saving…" : "Save"}
+                {saving ? t("control.saving") : t("control.save")}
               </Button>
             </div>
           </form>
@@ -267,16 +270,16 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
 
       <ConfirmDialog
         open={confirming}
-        title="Clear this conversation's memory?"
-        confirmLabel="Clear memory"
+        title={t("control.confirmTitle")}
+        confirmLabel={t("control.confirmLabel")}
         pending={clearing}
         onCancel={() => setConfirming(false)}
         onConfirm={() => void confirmClear()}
         body={
           <div className="space-y-2">
-            <p>The model forgets everything said so far in this conversation, summaries included.</p>
-            <p>The history stays: you still see every message, marked as said before the clear.</p>
-            <p className="font-medium text-zinc-900">This cannot be undone.</p>
+            <p>{t("control.confirmForget")}</p>
+            <p>{t("control.confirmHistory")}</p>
+            <p className="font-medium text-zinc-900">{t("control.cannotUndo")}</p>
           </div>
         }
       />
@@ -285,7 +288,7 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
 }
 
 /** What memory holds right now: the messages in it, their tokens, the summary, the clear boundary. */
-function MemoryNow({ memory }: { memory: MemoryStateView }) {
+function MemoryNow({ memory, t }: { memory: MemoryStateView; t: Translator<"chatMemory"> }) {
   const { inMemory, summary } = memory;
   const range =
     inMemory.fromSeq === null
@@ -298,29 +301,32 @@ function MemoryNow({ memory }: { memory: MemoryStateView }) {
       className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs text-zinc-600"
       data-testid="memory-now"
     >
-      <dt>Now in memory</dt>
+      <dt>{t("now.inMemory")}</dt>
       <dd>
         {inMemory.count === 0
-          ? "no messages"
-          : `${range} · ${formatCount(inMemory.count)} ${inMemory.count === 1 ? "message" : "messages"}`}{" "}
-        · {formatCount(inMemory.tokens)} tokens
+          ? t("now.none")
+          : t("now.held", {
+              range: range ?? "",
+              messages: t("messages", { n: inMemory.count, count: formatCount(inMemory.count) }),
+            })}{" "}
+        · {t("now.tokens", { count: formatCount(inMemory.tokens) })}
       </dd>
       {summary && (
         <>
-          <dt>Summary</dt>
-          <dd data-testid="memory-summary">{describeSummary(summary)}</dd>
+          <dt>{t("now.summary")}</dt>
+          <dd data-testid="memory-summary">{describeSummary(t, summary)}</dd>
         </>
       )}
       {memory.clearedThroughSeq > 0 && (
         <>
-          <dt>Cleared</dt>
-          <dd>after #{memory.clearedThroughSeq}</dd>
+          <dt>{t("now.cleared")}</dt>
+          <dd>{t("now.clearedAfter", { seq: memory.clearedThroughSeq })}</dd>
         </>
       )}
       {!memory.custom && (
         <>
-          <dt>Settings</dt>
-          <dd>the server's defaults</dd>
+          <dt>{t("now.settings")}</dt>
+          <dd>{t("now.defaults")}</dd>
         </>
       )}
     </dl>

@@ -1,6 +1,19 @@
-import { describe, expect, it } from "vitest";
-import { describeMemory, describePolicy, describeSummary } from "./memory-words";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileMessages } from "@/lib/i18n/compile";
+import { loadMessages } from "@/lib/i18n/messages";
+import { createTranslator, type Translator } from "@/lib/i18n/translate";
+import * as words from "./memory-words";
 import type { MemoryStateView } from "./types";
+
+let en: Translator<"chatMemory">;
+let zh: Translator<"chatMemory">;
+beforeAll(async () => {
+  en = createTranslator("en", compileMessages(await loadMessages("en")), "chatMemory");
+  zh = createTranslator("zh-CN", compileMessages(await loadMessages("zh-CN")), "chatMemory");
+});
+const describePolicy = (id: string) => words.describePolicy(en, id);
+const describeMemory = (s: MemoryStateView) => words.describeMemory(en, s);
+const describeSummary = (s: Parameters<typeof words.describeSummary>[1]) => words.describeSummary(en, s);
 
 /** Digits are grouped with a no-break space (formatCount). */
 const nbsp = (s: string) => s.replace(/(\d) (\d)/g, "$1\u00a0$2");
@@ -69,5 +82,15 @@ describe("describeSummary", () => {
     expect(describeSummary({ ...summary, fromSeq: 5, throughSeq: 5, messages: 1, version: 1 })).toBe(
       "Summary of #5, v1 (1 message)",
     );
+  });
+});
+
+describe("in Chinese", () => {
+  it("says the same things", () => {
+    expect(words.describePolicy(zh, "window:20")).toBe("窗口：最后 20 条消息");
+    expect(
+      words.describeMemory(zh, state({ policy: "summary", summary: { ...summary, messages: 12 } })),
+    ).toBe("记得最后 20 条消息 · 更早的 12 条已摘要");
+    expect(words.describeSummary(zh, summary)).toBe("#1–#40 的摘要，第 3 版（40 条消息）");
   });
 });

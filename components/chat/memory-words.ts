@@ -1,66 +1,71 @@
+import type { Translator } from "@/lib/i18n/translate";
 import { formatCount } from "./format";
 import type { MemoryStateView } from "./types";
 
 // What a conversation's memory is, in plain words: the header's memory control and the context inspector say it
-// the same way. Pure, so the wording is unit-tested (memory-words.test.ts).
+// the same way. Pure (the caller hands in its translator), so the wording is unit-tested (memory-words.test.ts).
 
-const messages = (n: number) => (n === 1 ? "1 message" : `${formatCount(n)} messages`);
-const lastMessages = (n: number) => (n === 1 ? "the last message" : `the last ${messages(n)}`);
+type T = Translator<"chatMemory">;
+
+const messages = (t: T, n: number) => t("messages", { n, count: formatCount(n) });
+const lastMessages = (t: T, n: number) => t("lastMessages", { n, count: formatCount(n) });
 
 /** "window:20" → "Window of the last 20 messages"; an id it does not know is returned as it is. */
-export function describePolicy(policyId: string): string {
+export function describePolicy(t: T, policyId: string): string {
   const parts = policyId.split("+");
   const window = parts.map((p) => /^window:(\d+)$/.exec(p)).find(Boolean);
   const tokens = parts.map((p) => /^tokens:(\d+)$/.exec(p)).find(Boolean);
   const summary = /^summary:(\d+)\/(\d+)$/.exec(policyId);
-  if (policyId === "none") return "Memory off";
-  if (policyId === "unbounded") return "The whole history";
-  if (summary) return `Summary + ${lastMessages(Number(summary[1]))}`;
+  if (policyId === "none") return t("policy.off");
+  if (policyId === "unbounded") return t("policy.unbounded");
+  if (summary) return t("policy.summary", { last: lastMessages(t, Number(summary[1])) });
   const known = (window ? 1 : 0) + (tokens ? 1 : 0);
   if (known !== parts.length) return policyId;
   if (tokens && window)
-    return `Within ${formatCount(Number(tokens[1]))} tokens, at most ${lastMessages(Number(window[1]))}`;
-  if (tokens) return `Within ${formatCount(Number(tokens[1]))} tokens`;
-  if (window) return `Window of ${lastMessages(Number(window[1]))}`;
+    return t("policy.tokensWindow", {
+      tokens: formatCount(Number(tokens[1])),
+      last: lastMessages(t, Number(window[1])),
+    });
+  if (tokens) return t("policy.tokens", { tokens: formatCount(Number(tokens[1])) });
+  if (window) return t("policy.window", { last: lastMessages(t, Number(window[1])) });
   return policyId;
 }
 
 /** The header's one line: what the model remembers now. */
-export function describeMemory(state: MemoryStateView): string {
-  if (!state.enabled) return "Memory off";
+export function describeMemory(t: T, state: MemoryStateView): string {
+  if (!state.enabled) return t("state.off");
   const cleared = state.clearedThroughSeq > 0;
-  if (cleared && state.historyMessages <= state.clearedThroughSeq) {
-    return "Memory cleared — remembers only what was said since";
-  }
+  if (cleared && state.historyMessages <= state.clearedThroughSeq) return t("state.cleared");
   let text: string;
   switch (state.policy) {
     case "window":
-      text = `Remembers ${lastMessages(state.maxMessages)}`;
+      text = t("state.remembers", { last: lastMessages(t, state.maxMessages) });
       break;
     case "tokens":
-      text = `Within ${formatCount(state.maxTokens)} tokens · up to ${messages(state.maxMessages)}`;
+      text = t("state.tokens", {
+        tokens: formatCount(state.maxTokens),
+        messages: messages(t, state.maxMessages),
+      });
       break;
     case "summary":
-      text = `Remembers ${lastMessages(state.maxMessages)}`;
+      text = t("state.remembers", { last: lastMessages(t, state.maxMessages) });
       if (state.summary) {
         const n = state.summary.messages;
-        text += ` · ${formatCount(n)} earlier ${n === 1 ? "one" : "ones"} summarized`;
+        text = t("state.summarized", { text, n, count: formatCount(n) });
       }
       break;
   }
-  return cleared ? `${text} · since memory was cleared` : text;
+  return cleared ? t("state.sinceCleared", { text }) : text;
 }
 
 /** "Summary of #1–#40, v3 (40 messages)". */
-export function describeSummary(summary: {
-  fromSeq: number;
-  throughSeq: number;
-  messages: number;
-  version: number;
-}) {
+export function describeSummary(
+  t: T,
+  summary: { fromSeq: number; throughSeq: number; messages: number; version: number },
+) {
   const range =
     summary.fromSeq === summary.throughSeq
       ? `#${summary.fromSeq}`
       : `#${summary.fromSeq}–#${summary.throughSeq}`;
-  return `Summary of ${range}, v${summary.version} (${messages(summary.messages)})`;
+  return t("summary", { range, version: summary.version, messages: messages(t, summary.messages) });
 }

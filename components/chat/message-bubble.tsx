@@ -1,8 +1,11 @@
 "use client";
 
 import { useRef, useState } from "react";
+import { MessageAttachments } from "@/components/attachments/message-attachments";
+import { useT } from "@/lib/i18n/client";
 import { ContextPanel } from "./context-panel";
 import { Markdown } from "./markdown";
+import { ToolSteps } from "./tool-steps";
 import { type ChatMessageView, isTemporary } from "./types";
 
 export function MessageBubble({
@@ -16,6 +19,7 @@ export function MessageBubble({
   canRetry: boolean;
   onRetry: () => void;
 }) {
+  const t = useT("chat");
   const [showContext, setShowContext] = useState(false);
   const contextButton = useRef<HTMLButtonElement>(null);
   const closeContext = () => {
@@ -31,10 +35,11 @@ export function MessageBubble({
       data-role={message.role}
       data-status={message.status}
       data-seq={message.seq}
-      aria-label={isUser ? "You" : "Recall"}
+      aria-label={isUser ? t("message.you") : t("message.assistant")}
       className={`flex ${isUser ? "justify-end" : "justify-start"}`}
     >
       <div className={`min-w-0 max-w-[85%] ${isUser ? "" : "w-full"}`}>
+        {!isUser && message.steps?.length ? <ToolSteps steps={message.steps} /> : null}
         <div
           className={`rounded-2xl px-4 py-2 ${isUser ? "bg-zinc-900 text-white" : "border border-zinc-200 bg-white"}`}
           data-testid="message-text"
@@ -45,26 +50,27 @@ export function MessageBubble({
             <Markdown text={message.text} />
           ) : message.status === "streaming" ? (
             <p className="animate-pulse text-zinc-500">
-              <span className="sr-only">Writing…</span>
+              <span className="sr-only">{t("message.writing")}</span>
               <span aria-hidden="true">…</span>
             </p>
           ) : null}
         </div>
+        {isUser && <MessageAttachments parts={message.parts} />}
         {!isUser && (
           <div className="mt-1 flex items-center gap-3 text-xs text-zinc-500">
             {message.status === "failed" && (
               <span className="font-medium text-red-700" data-testid="message-failed">
-                Failed{message.error ? `: ${message.error}` : ""}
+                {message.error ? t("message.failedWith", { reason: message.error }) : t("message.failed")}
               </span>
             )}
             {message.status === "interrupted" && (
               <span className="font-medium text-amber-700" data-testid="message-interrupted">
-                Stopped before the answer was complete
+                {t("message.interrupted")}
               </span>
             )}
             {canRetry && (
               <button type="button" onClick={onRetry} className="underline" data-testid="retry-button">
-                Retry
+                {t("message.retry")}
               </button>
             )}
             {sessionId && persisted && message.status !== "streaming" && (
@@ -76,7 +82,7 @@ export function MessageBubble({
                 data-testid="context-button"
                 aria-expanded={showContext}
               >
-                {showContext ? "Hide context" : "Context"}
+                {showContext ? t("message.hideContext") : t("message.context")}
               </button>
             )}
           </div>

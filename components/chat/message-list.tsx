@@ -1,16 +1,13 @@
 "use client";
 
-import { Fragment, useEffect, useRef } from "react";
+import { Fragment, useEffect, useMemo, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import { useT } from "@/lib/i18n/client";
 import { MessageBubble } from "./message-bubble";
+import { foldToolSteps } from "./tool-steps-fold";
 import { type ChatMessageView, isTemporary } from "./types";
 
-const EXAMPLES = [
-  "My name is Ada and I am planning a trip to Lisbon. Remember that.",
-  "Explain the difference between a list and a tuple in Python, with a table.",
-  "Write a short checklist for moving to a new flat.",
-  "Summarise what we have talked about so far.",
-];
+const EXAMPLES = ["list.example1", "list.example2", "list.example3", "list.example4"] as const;
 
 /** The conversation: "load earlier" on top, the messages, and the view kept at the newest line. */
 export function MessageList({
@@ -37,8 +34,10 @@ export function MessageList({
   /** An example prompt was picked on the empty page: put it in the composer. */
   onExample: (text: string) => void;
 }) {
+  const t = useT("chat");
   const bottomRef = useRef<HTMLDivElement>(null);
   const lastText = messages.at(-1)?.text;
+  const shown = useMemo(() => foldToolSteps(messages), [messages]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the last message grows
   useEffect(() => {
     bottomRef.current?.scrollIntoView({ block: "end" });
@@ -50,34 +49,31 @@ export function MessageList({
         {hasMore && (
           <div className="text-center">
             <Button variant="secondary" onClick={onLoadOlder} disabled={loadingOlder}>
-              {loadingOlder ? "Loading…" : "Load earlier messages"}
+              {loadingOlder ? t("list.loading") : t("list.loadEarlier")}
             </Button>
           </div>
         )}
         {messages.length === 0 && (
           <div className="py-24 text-center text-zinc-500" data-testid="empty-state">
-            <p className="text-lg font-medium text-zinc-700">Start a conversation</p>
-            <p className="mt-1 text-sm">
-              Recall keeps the full history, sends the model only its memory window, and shows you exactly
-              what each answer saw.
-            </p>
-            <ul className="mt-6 grid gap-2 text-left sm:grid-cols-2" aria-label="Example prompts">
-              {EXAMPLES.map((example) => (
-                <li key={example}>
+            <p className="text-lg font-medium text-zinc-700">{t("list.emptyTitle")}</p>
+            <p className="mt-1 text-sm">{t("list.emptyBody")}</p>
+            <ul className="mt-6 grid gap-2 text-left sm:grid-cols-2" aria-label={t("list.examples")}>
+              {EXAMPLES.map((key) => (
+                <li key={key}>
                   <button
                     type="button"
-                    onClick={() => onExample(example)}
+                    onClick={() => onExample(t(key))}
                     className="h-full w-full rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
                     data-testid="example-prompt"
                   >
-                    {example}
+                    {t(key)}
                   </button>
                 </li>
               ))}
             </ul>
           </div>
         )}
-        {messages.map((m) => (
+        {shown.map((m) => (
           <Fragment key={m.id}>
             <MessageBubble
               message={m}
@@ -91,7 +87,7 @@ export function MessageList({
                 data-testid="memory-cleared-divider"
               >
                 <span aria-hidden="true" className="h-px flex-1 bg-amber-300" />
-                Memory cleared here — the model no longer sees the messages above
+                {t("list.cleared")}
                 <span aria-hidden="true" className="h-px flex-1 bg-amber-300" />
               </p>
             )}

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useT } from "@/lib/i18n/client";
 import { focusComposer } from "./focus";
 
 const isMac = () => typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -20,6 +21,7 @@ function typing(target: EventTarget | null): boolean {
  * Ctrl/Cmd+Shift+O new chat, "/" or Ctrl/Cmd+K the message box, Shift+Esc too.
  */
 export function Shortcuts({ className = "" }: { className?: string }) {
+  const t = useT("chat");
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const [mod, setMod] = useState("Ctrl");
@@ -49,12 +51,12 @@ export function Shortcuts({ className = "" }: { className?: string }) {
   }, [router]);
 
   const rows: [string, string][] = [
-    [`${mod}+Shift+O`, "New chat"],
-    [`/ or ${mod}+K`, "Go to the message box"],
-    ["Enter", "Send the message"],
-    ["Shift+Enter", "New line in the message"],
-    ["Escape", "Close the open panel, menu or dialog"],
-    ["?", "Show these shortcuts"],
+    [`${mod}+Shift+O`, t("shortcuts.newChat")],
+    [t("shortcuts.or", { a: "/", b: `${mod}+K` }), t("shortcuts.focus")],
+    ["Enter", t("shortcuts.send")],
+    ["Shift+Enter", t("shortcuts.newLine")],
+    ["Escape", t("shortcuts.escape")],
+    ["?", t("shortcuts.help")],
   ];
 
   return (
@@ -66,7 +68,7 @@ export function Shortcuts({ className = "" }: { className?: string }) {
         data-testid="shortcuts-button"
         aria-haspopup="dialog"
       >
-        Shortcuts
+        {t("shortcuts.button")}
       </Button>
       {/* A native modal dialog: it traps focus, closes on Escape and gives focus back to its opener. */}
       <dialog
@@ -76,7 +78,7 @@ export function Shortcuts({ className = "" }: { className?: string }) {
         data-testid="shortcuts-dialog"
       >
         <h2 id="shortcuts-title" className="mb-3 text-lg font-semibold">
-          Keyboard shortcuts
+          {t("shortcuts.title")}
         </h2>
         <table className="w-full text-sm">
           <tbody>
@@ -95,7 +97,7 @@ export function Shortcuts({ className = "" }: { className?: string }) {
         </table>
         <div className="mt-4 text-right">
           <Button variant="secondary" onClick={() => dialog.current?.close()}>
-            Close
+            {t("shortcuts.close")}
           </Button>
         </div>
       </dialog>

@@ -5,11 +5,14 @@ import { usePathname, useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useEffect, useRef, useState } from "react";
 import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere";
+import { LocaleSwitch } from "@/components/i18n/locale-switch";
+import { MemoryLink } from "@/components/memory/memory-link";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
-import { messageOf, sendJson } from "./api";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import { sendJson } from "./api";
 import { Shortcuts } from "./shortcuts";
 import { setTabTitle } from "./tab-title";
 import type { SessionSummary } from "./types";
@@ -17,6 +20,9 @@ import { forgetDraft } from "./use-draft";
 import { useSessions } from "./use-sessions";
 
 export function Sidebar({ user }: { user: { name: string; email: string; role: "USER" | "ADMIN" } }) {
+  const t = useT("sidebar");
+  const tAuth = useT("auth");
+  const errorText = useErrorText();
   const pathname = usePathname();
   const router = useRouter();
   const list = useSessions();
@@ -29,6 +35,16 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
   // Below the md breakpoint the sidebar is a drawer: the menu button opens it, choosing a conversation (any
   // navigation), Escape or the backdrop closes it, and focus goes back to the menu button.
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // Rename and Delete give focus back to the button that started them (found by conversation id: the row
+  // re-renders). The row's buttons only show on hover or focus, so they stay shown until focus is back.
+  const [keepShown, setKeepShown] = useState<string | null>(null);
+  const refocus = (id: string, what: "rename" | "delete") => {
+    setKeepShown(id);
+    requestAnimationFrame(() => {
+      drawer.current?.querySelector<HTMLElement>(`[data-${what}-for="${CSS.escape(id)}"]`)?.focus();
+      setKeepShown(null);
+    });
+  };
   const menuButton = useRef<HTMLButtonElement>(null);
   const drawer = useRef<HTMLElement>(null);
   const closeDrawer = (refocus: boolean) => {
@@ -59,7 +75,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
       router.replace("/login");
       router.refresh();
     } catch (e) {
-      setError(messageOf(e));
+      setError(errorText(e));
     }
   }
 
@@ -86,7 +102,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
         },
       );
     } catch (e) {
-      setError(`The conversation was not renamed: ${messageOf(e)}`);
+      setError(t("renameFailed", { reason: errorText(e) }));
     }
   }
 
@@ -101,7 +117,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
       setReceipt(data.receipt);
       if (pathname === `/c/${id}`) router.push("/");
     } catch (e) {
-      setError(`The conversation was not deleted: ${messageOf(e)}`);
+      setError(t("deleteFailed", { reason: errorText(e) }));
     } finally {
       setDeleting(false);
       setToDelete(null);
@@ -121,7 +137,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
           onClick={() => setDrawerOpen(true)}
           data-testid="menu-button"
         >
-          <span aria-hidden="true">☰</span> Menu
+          <span aria-hidden="true">☰</span> {t("menu")}
         </button>
         <span className="font-semibold">Recall</span>
       </div>
@@ -129,7 +145,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
         <button
           type="button"
           tabIndex={-1}
-          aria-label="Close menu"
+          aria-label={t("closeMenu")}
           className="fixed inset-0 z-30 bg-black/40 md:hidden"
           onClick={() => closeDrawer(true)}
           data-testid="drawer-backdrop"
@@ -138,7 +154,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
       <aside
         ref={drawer}
         id="sidebar"
-        aria-label="Conversations and account"
+        aria-label={t("label")}
         className={`${drawerOpen ? "flex" : "hidden"} fixed inset-y-0 left-0 z-40 w-80 max-w-[85vw] shrink-0 flex-col border-r border-zinc-200 bg-white shadow-xl md:static md:flex md:h-full md:w-72 md:max-w-none md:shadow-none`}
         data-testid="sidebar"
       >
@@ -150,7 +166,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
             href="#composer"
             className="sr-only focus:not-sr-only focus:rounded-md focus:px-2 focus:py-1 focus:text-sm"
           >
-            Skip to message box
+            {t("skipToComposer")}
           </a>
           <Link
             href="/"
@@ -158,17 +174,17 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
             data-testid="new-chat"
             className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100"
           >
-            New chat
+            {t("newChat")}
           </Link>
         </div>
-        <nav className="flex-1 overflow-y-auto px-2" aria-label="Conversations">
+        <nav className="flex-1 overflow-y-auto px-2" aria-label={t("conversations")}>
           {(error || list.error) && (
             <div
               role="alert"
               className="m-2 rounded bg-red-50 p-2 text-xs text-red-700"
               data-testid="sidebar-error"
             >
-              <p>{error ?? `Could not load conversations: ${messageOf(list.error)}`}</p>
+              <p>{error ?? t("loadFailed", { reason: errorText(list.error) })}</p>
               <button
                 type="button"
                 className="mt-1 underline"
@@ -177,12 +193,12 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
                   void mutate();
                 }}
               >
-                {error ? "Dismiss" : "Try again"}
+                {error ? t("dismiss") : t("retry")}
               </button>
             </div>
           )}
-          {list.isLoading && <p className="p-3 text-sm text-zinc-500">Loading conversations…</p>}
-          {sessions?.length === 0 && <p className="p-3 text-sm text-zinc-500">No conversations yet.</p>}
+          {list.isLoading && <p className="p-3 text-sm text-zinc-500">{t("loading")}</p>}
+          {sessions?.length === 0 && <p className="p-3 text-sm text-zinc-500">{t("empty")}</p>}
           <ul className="space-y-0.5" data-testid="session-list">
             {sessions?.map((s) => {
               const active = pathname === `/c/${s.id}`;
@@ -198,17 +214,25 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
                         e.preventDefault();
                         const title = String(new FormData(e.currentTarget).get("title") ?? "").trim();
                         if (title) void rename(s.id, title);
+                        refocus(s.id, "rename");
                       }}
                     >
                       <input
                         name="title"
                         defaultValue={s.title}
-                        aria-label="Conversation title"
+                        aria-label={t("titleField")}
                         maxLength={200}
                         // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
                         autoFocus
-                        onKeyDown={(e) => e.key === "Escape" && setEditing(null)}
-                        onBlur={() => setEditing(null)}
+                        onKeyDown={(e) => {
+                          if (e.key !== "Escape") return;
+                          setEditing(null);
+                          refocus(s.id, "rename");
+                        }}
+                        onBlur={(e) => {
+                          setEditing(null);
+                          if (e.relatedTarget) setKeepShown(null);
+                        }}
                         className="w-full rounded border border-zinc-300 px-2 py-1 text-sm"
                       />
                     </form>
@@ -224,20 +248,28 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
                       </Link>
                       <button
                         type="button"
-                        className="hidden px-1 py-2 text-xs text-zinc-600 hover:text-zinc-900 group-focus-within:block group-hover:block max-md:block pointer-coarse:block"
-                        onClick={() => setEditing(s.id)}
-                        aria-label={`Rename ${s.title}`}
+                        className={`${keepShown === s.id ? "block" : "hidden"} px-1 py-2 text-xs text-zinc-600 hover:text-zinc-900 group-focus-within:block group-hover:block max-md:block pointer-coarse:block`}
+                        onClick={() => {
+                          setEditing(s.id);
+                          setKeepShown(s.id);
+                        }}
+                        aria-label={t("renameLabel", { title: s.title })}
+                        data-rename-for={s.id}
                       >
-                        Rename
+                        {t("rename")}
                       </button>
                       <button
                         type="button"
-                        className="hidden px-2 py-2 text-xs text-red-700 hover:text-red-800 group-focus-within:block group-hover:block max-md:block pointer-coarse:block"
-                        onClick={() => setToDelete(s)}
-                        aria-label={`Delete ${s.title}`}
+                        className={`${keepShown === s.id ? "block" : "hidden"} px-2 py-2 text-xs text-red-700 hover:text-red-800 group-focus-within:block group-hover:block max-md:block pointer-coarse:block`}
+                        onClick={() => {
+                          setToDelete(s);
+                          setKeepShown(s.id);
+                        }}
+                        aria-label={t("deleteLabel", { title: s.title })}
                         data-testid="delete-session"
+                        data-delete-for={s.id}
                       >
-                        Delete
+                        {t("delete")}
                       </button>
                     </>
                   )}
@@ -252,7 +284,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
               disabled={list.loadingMore}
               onClick={() => void list.loadMore()}
             >
-              {list.loadingMore ? "Loading…" : "Show older"}
+              {list.loadingMore ? t("loadingOlder") : t("showOlder")}
             </Button>
           )}
         </nav>
@@ -260,7 +292,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
           <div className="m-2 rounded-md border border-zinc-200 bg-zinc-50 p-3" role="status">
             <ReceiptView receipt={receipt} />
             <Button variant="ghost" className="mt-2 w-full" onClick={() => setReceipt(null)}>
-              Dismiss
+              {t("dismiss")}
             </Button>
           </div>
         )}
@@ -269,42 +301,42 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
             {user.name}
           </p>
           <p className="truncate text-xs text-zinc-500">{user.email}</p>
-          <div className="mt-2 flex gap-2">
+          <div className="mt-2 flex flex-wrap gap-2">
             {user.role === "ADMIN" && (
               <Link href="/admin" className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100">
-                Admin
+                {t("admin")}
               </Link>
             )}
+            <MemoryLink className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100" />
             <Link
               href="/settings/keys"
               className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100"
               data-testid="api-keys-link"
             >
-              API keys
+              {t("apiKeys")}
             </Link>
             <Button variant="ghost" onClick={() => void signOutHere()} data-testid="sign-out">
-              Sign out
+              {tAuth("signOut.here")}
             </Button>
           </div>
           <SignOutEverywhereButton className="mt-1" />
           <div className="mt-2 flex flex-wrap items-center gap-2">
             <ThemeSwitch />
+            <LocaleSwitch />
             <Shortcuts className="px-2 py-1 text-xs" />
           </div>
         </div>
         <ConfirmDialog
           open={toDelete !== null}
-          title="Delete this conversation?"
-          body={
-            <>
-              “{toDelete?.title}” and everything derived from it — messages, memory and recorded contexts —
-              will be removed for good.
-            </>
-          }
-          confirmLabel="Delete"
+          title={t("confirmTitle")}
+          body={t("confirmBody", { title: toDelete?.title ?? "" })}
+          confirmLabel={t("confirmLabel")}
           pending={deleting}
           onConfirm={() => void confirmDelete()}
-          onCancel={() => setToDelete(null)}
+          onCancel={() => {
+            if (toDelete) refocus(toDelete.id, "delete");
+            setToDelete(null);
+          }}
         />
       </aside>
     </>

@@ -10,6 +10,21 @@ export interface ChatMessageView {
   status: MessageStatus;
   createdAt: string;
   error?: string;
+  /** As stored: an assistant message's tool calls (`{ toolCalls }`), attachments. */
+  parts?: unknown;
+  /** On a tool message: the call it answers. */
+  toolCallId?: string | null;
+  /** On an answer: the tool steps that led to it (folded from the call/result rows, or streamed live). */
+  steps?: ToolStepView[];
+}
+
+/** One tool the model used in a turn, and what it returned (`ok` absent while it runs). */
+export interface ToolStepView {
+  id: string;
+  name: string;
+  arguments: string;
+  ok?: boolean;
+  result?: string;
 }
 
 /** GET /api/sessions/:id — one page of history, newest last. */

@@ -1,8 +1,10 @@
 "use client";
 
 import { type Dispatch, type SetStateAction, useCallback } from "react";
+import type { AttachmentView } from "@/components/attachments/upload-file";
 import { titleFrom } from "@/lib/chat/title";
-import { getJson, NOT_SENT, RequestError, sendJson } from "./api";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import { getJson, RequestError, sendJson } from "./api";
 import { formatCount } from "./format";
 import { setTabTitle } from "./tab-title";
 import type { ChatMessageView, ConversationPage } from "./types";
@@ -13,12 +15,21 @@ let tempIds = 0;
 const tempId = () => `temp-${++tempIds}`;
 
 /** Why `text` cannot be sent as it is, or null. Mirrors the server's rule (trimmed length). */
-export function composerProblem(text: string, maxInputChars: number): string | null {
-  const length = text.trim().length;
-  if (length === 0) return "Write a message first.";
-  if (length > maxInputChars)
-    return `This message is ${formatCount(length - maxInputChars)} characters too long — the limit is ${formatCount(maxInputChars)}.`;
-  return null;
+export function useComposerProblem(): (text: string, maxInputChars: number) => string | null {
+  const t = useT("chat");
+  return useCallback(
+    (text, maxInputChars) => {
+      const length = text.trim().length;
+      if (length === 0) return t("composer.empty");
+      if (length > maxInputChars)
+        return t("composer.tooLong", {
+          over: formatCount(length - maxInputChars),
+          max: formatCount(maxInputChars),
+        });
+      return null;
+    },
+    [t],
+  );
 }
 
 /**
@@ -49,14 +60,21 @@ export function useSend({
   claimAddress: (path: string) => void;
   onSessionsChanged: () => void;
 }) {
+  const t = useT("chat");
+  const errorText = useErrorText();
+  const composerProblem = useComposerProblem();
+  const notSent = errorText({ code: "not_sent" });
   return useCallback(
-    async (content: string) => {
+    // Resolves true once the server stored the message, false when it was not sent (the composer gets it back).
+    async (content: string, attachments: AttachmentView[] = []): Promise<boolean> => {
       const text = content.trim();
-      if (!text || turn.streaming) return;
-      const problem = composerProblem(content, maxInputChars);
+      if ((!text && attachments.length === 0) || turn.streaming) return false;
+      // A message may be only files (issue 12); text, when there is some, follows the usual rule.
+      const problem = text || attachments.length === 0 ? composerProblem(content, maxInputChars) : null;
+      const title = titleFrom(text || (attachments[0]?.name ?? ""));
       if (problem) {
         setError(problem);
-        return;
+        return false;
       }
       setError(null);
       draft.takeForSending();
@@ -66,13 +84,13 @@ export function useSend({
       if (id === null) {
         try {
           const data = await sendJson<{ session: { id: string } }>("/api/sessions", "POST", {
-            title: titleFrom(text),
+            title,
           });
           id = data.session.id;
         } catch (e) {
           draft.giveBack(null, content);
-          setError(e instanceof RequestError && e.status > 0 ? e.message : NOT_SENT);
-          return;
+          setError(e instanceof RequestError && e.status > 0 ? errorText(e) : notSent);
+          return false;
         }
         // The draft follows the conversation, and the address names it at once, so a reload even during the
         // first answer restores both.
@@ -80,7 +98,7 @@ export function useSend({
         forgetDraft(null);
         setSessionId(id);
         claimAddress(`/c/${id}`);
-        setTabTitle(titleFrom(text));
+        setTabTitle(title);
         onSessionsChanged();
       }
       const owner = id;
@@ -91,7 +109,15 @@ export function useSend({
       const nextSeq = (messages.at(-1)?.seq ?? 0) + 1;
       setMessages((prev) => [
         ...prev,
-        { id: userId, seq: nextSeq, role: "user", text, status: "complete", createdAt: now },
+        {
+          id: userId,
+          seq: nextSeq,
+          role: "user",
+          text,
+          status: "complete",
+          createdAt: now,
+          ...(attachments.length ? { parts: { attachments } } : {}),
+        },
         {
           id: assistantId,
           seq: nextSeq + 1,
@@ -103,11 +129,11 @@ export function useSend({
       ]);
       const result: TurnResult = await turn.run(
         owner,
-        { content: text },
+        { content: text, ...(attachments.length ? { attachments: attachments.map((a) => a.id) } : {}) },
         { assistantId, userTempId: userId, onAccepted: () => forgetDraft(owner) },
       );
       onSessionsChanged();
-      if (result.kind === "accepted") return;
+      if (result.kind === "accepted") return true;
 
       setMessages((prev) => prev.filter((m) => m.id !== userId && m.id !== assistantId));
       if (result.kind === "stopped") {
@@ -116,14 +142,14 @@ export function useSend({
         if (page?.messages.some((m) => m.role === "user" && m.seq >= nextSeq)) {
           setMessages(page.messages);
           forgetDraft(owner);
-          return;
+          return true;
         }
         if (!page) {
           draft.giveBack(owner, content);
-          return;
+          return false;
         }
       } else {
-        setError(result.kind === "rejected" ? result.error.message : NOT_SENT);
+        setError(result.kind === "rejected" ? errorText(result.error) : notSent);
       }
 
       // Nothing was stored. A conversation made for this message alone goes away again — unless the server could
@@ -137,13 +163,14 @@ export function useSend({
           forgetDraft(owner);
           setSessionId(null);
           claimAddress("/");
-          setTabTitle("New chat");
+          setTabTitle(t("newChat"));
           draft.giveBack(null, content);
           onSessionsChanged();
-          return;
+          return false;
         }
       }
       draft.giveBack(owner, content);
+      return false;
     },
     [
       sessionId,
@@ -156,6 +183,10 @@ export function useSend({
       maxInputChars,
       claimAddress,
       onSessionsChanged,
+      t,
+      errorText,
+      composerProblem,
+      notSent,
     ],
   );
 }

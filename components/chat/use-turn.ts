@@ -2,8 +2,9 @@
 
 import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from "react";
 import { readTurnEvents } from "@/lib/chat/sse";
-import { isAbort, NOT_SENT, RequestError, request } from "./api";
-import type { ChatMessageView } from "./types";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import { isAbort, RequestError, request } from "./api";
+import type { ChatMessageView, ToolStepView } from "./types";
 
 /**
  * How a turn ended, seen from before the server's `meta` event (which says the message is stored):
@@ -18,12 +19,14 @@ export type TurnResult =
   | { kind: "unreachable"; error: RequestError }
   | { kind: "stopped" };
 
-const LOST = "The connection was lost while answering.";
-
 type SetMessages = Dispatch<SetStateAction<ChatMessageView[]>>;
 
 /** Streams turns (POST /api/sessions/:id/messages, Server-Sent Events) into the message list; Stop and Retry. */
 export function useTurn(setMessages: SetMessages) {
+  const t = useT("chat");
+  const errorText = useErrorText();
+  const LOST = t("message.lost");
+  const NOT_SENT = errorText({ code: "not_sent" });
   const [streaming, setStreaming] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
 
@@ -56,6 +59,7 @@ export function useTurn(setMessages: SetMessages) {
       let accepted = false;
       let finished = false;
       let received = "";
+      let steps: ToolStepView[] = [];
       try {
         const res = await request(
           `/api/sessions/${sessionId}/messages`,
@@ -93,12 +97,20 @@ export function useTurn(setMessages: SetMessages) {
           } else if (event.type === "delta") {
             received += event.text;
             patch(current, { text: received });
+          } else if (event.type === "tool_call") {
+            // What was written before the call belongs to the step; the answer starts again after it.
+            received = "";
+            steps = [...steps, { id: event.id, name: event.name, arguments: event.arguments }];
+            patch(current, { text: "", steps });
+          } else if (event.type === "tool_result") {
+            steps = steps.map((s) => (s.id === event.id ? { ...s, ok: event.ok, result: event.result } : s));
+            patch(current, { steps });
           } else if (event.type === "done") {
             finished = true;
             patch(current, { status: event.status });
           } else if (event.type === "error") {
             finished = true;
-            patch(current, { status: "failed", error: event.message });
+            patch(current, { status: "failed", error: errorText(event) });
           }
         }
         if (!accepted) return { kind: "unreachable", error: new RequestError(NOT_SENT, 0) };
@@ -121,7 +133,7 @@ export function useTurn(setMessages: SetMessages) {
         setStreaming(false);
       }
     },
-    [patch, setMessages],
+    [patch, setMessages, LOST, NOT_SENT, errorText],
   );
 
   const stop = useCallback(() => abortRef.current?.abort(), []);
@@ -137,11 +149,9 @@ export function useTurn(setMessages: SetMessages) {
       if (result.kind === "accepted") return null;
       patch(message.id, { text: message.text, status: message.status, error: message.error });
       if (result.kind === "stopped") return null;
-      return result.kind === "unreachable"
-        ? "Can't reach Recall — the answer was not retried."
-        : result.error.message;
+      return result.kind === "unreachable" ? t("message.notRetried") : errorText(result.error);
     },
-    [patch, run],
+    [patch, run, t, errorText],
   );
 
   return { streaming, run, stop, retry, patch };

@@ -2,10 +2,11 @@
 
 import { useState } from "react";
 import useSWR from "swr";
-import { getJson, messageOf, request, sendJson } from "@/components/chat/api";
+import { getJson, request, sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
+import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 
 // Settings → API keys (issue 15): create a key (shown once, with a copy button), list the working keys, revoke.
 // Keys authenticate the OpenAI-compatible API at /v1; see the README.
@@ -25,9 +26,11 @@ interface CreatedKey {
   key: string;
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
-
 export function ApiKeys() {
+  const t = useT("settings");
+  const errorText = useErrorText();
+  const format = useFormat();
+  const when = (iso: string | null) => (iso ? format.dateTime(iso) : t("keys.never"));
   const { data: keys, error, isLoading, mutate } = useSWR("/api/keys", getJson<ApiKeyView[]>);
   const [name, setName] = useState("");
   const [creating, setCreating] = useState(false);
@@ -48,7 +51,7 @@ export function ApiKeys() {
       setName("");
       await mutate();
     } catch (err) {
-      setFailure(messageOf(err));
+      setFailure(errorText(err));
     } finally {
       setCreating(false);
     }
@@ -60,7 +63,7 @@ export function ApiKeys() {
       await navigator.clipboard.writeText(created.key);
       setCopied(true);
     } catch {
-      setFailure("Copying was refused by the browser; select the key and copy it by hand.");
+      setFailure(t("keys.copyRefused"));
     }
   }
 
@@ -73,7 +76,7 @@ export function ApiKeys() {
       if (created?.id === toRevoke.id) setCreated(null);
       await mutate();
     } catch (err) {
-      setFailure(messageOf(err));
+      setFailure(errorText(err));
     } finally {
       setRevoking(false);
       setToRevoke(null);
@@ -82,12 +85,12 @@ export function ApiKeys() {
 
   return (
     <div className="space-y-6">
-      <form onSubmit={create} className="flex items-end gap-2" aria-label="Create an API key">
+      <form onSubmit={create} className="flex items-end gap-2" aria-label={t("keys.createForm")}>
         <div className="flex-1">
           <Field
             id="api-key-name"
-            label="New key name"
-            placeholder="e.g. my script"
+            label={t("keys.nameLabel")}
+            placeholder={t("keys.namePlaceholder")}
             value={name}
             maxLength={100}
             onChange={(e) => setName(e.target.value)}
@@ -95,7 +98,7 @@ export function ApiKeys() {
           />
         </div>
         <Button type="submit" disabled={creating || name.trim() === ""} data-testid="api-key-create">
-          {creating ? "Creating…" : "Create key"}
+          {creating ? t("keys.creating") : t("keys.create")}
         </Button>
       </form>
 
@@ -106,9 +109,12 @@ export function ApiKeys() {
       )}
 
       {created && (
-        <section className="rounded-md border border-emerald-200 bg-emerald-50 p-4" aria-label="New API key">
+        <section
+          className="rounded-md border border-emerald-200 bg-emerald-50 p-4"
+          aria-label={t("keys.newKey")}
+        >
           <p className="text-sm font-medium text-emerald-900">
-            Your new key “{created.name}”. Copy it now: it will not be shown again.
+            {t("keys.newKeyNote", { name: created.name })}
           </p>
           <div className="mt-2 flex items-center gap-2">
             <code
@@ -118,26 +124,26 @@ export function ApiKeys() {
               {created.key}
             </code>
             <Button variant="secondary" onClick={() => void copy()} data-testid="api-key-copy">
-              {copied ? "Copied" : "Copy"}
+              {copied ? t("keys.copied") : t("keys.copy")}
             </Button>
           </div>
           <Button variant="ghost" className="mt-2" onClick={() => setCreated(null)}>
-            Done
+            {t("keys.done")}
           </Button>
         </section>
       )}
 
-      <section aria-label="Your API keys">
-        <h2 className="mb-2 text-sm font-semibold text-zinc-700">Your keys</h2>
+      <section aria-label={t("keys.yours")}>
+        <h2 className="mb-2 text-sm font-semibold text-zinc-700">{t("keys.yourKeys")}</h2>
         {error ? (
           <p role="alert" className="text-sm text-red-800">
-            {messageOf(error)}
+            {errorText(error)}
           </p>
         ) : isLoading || !keys ? (
-          <p className="text-sm text-zinc-500">Loading…</p>
+          <p className="text-sm text-zinc-500">{t("keys.loading")}</p>
         ) : keys.length === 0 ? (
           <p className="text-sm text-zinc-500" data-testid="api-keys-empty">
-            No keys yet. A key lets a program use Recall through its OpenAI-compatible API.
+            {t("keys.empty")}
           </p>
         ) : (
           <ul
@@ -149,12 +155,12 @@ export function ApiKeys() {
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">{k.name}</p>
                   <p className="text-xs text-zinc-500">
-                    <span className="font-mono">{k.prefix}…</span> · created {when(k.createdAt)} · last used{" "}
-                    {when(k.lastUsedAt)}
+                    <span className="font-mono">{k.prefix}…</span> ·{" "}
+                    {t("keys.meta", { created: when(k.createdAt), used: when(k.lastUsedAt) })}
                   </p>
                 </div>
                 <Button variant="ghost" onClick={() => setToRevoke(k)} data-testid="api-key-revoke">
-                  Revoke
+                  {t("keys.revoke")}
                 </Button>
               </li>
             ))}
@@ -164,9 +170,9 @@ export function ApiKeys() {
 
       <ConfirmDialog
         open={toRevoke !== null}
-        title="Revoke this key?"
-        body={`Programs using “${toRevoke?.name ?? ""}” stop working at once. Conversations they made are kept.`}
-        confirmLabel="Revoke key"
+        title={t("keys.confirmTitle")}
+        body={t("keys.confirmBody", { name: toRevoke?.name ?? "" })}
+        confirmLabel={t("keys.confirmLabel")}
         pending={revoking}
         onCancel={() => setToRevoke(null)}
         onConfirm={() => void revoke()}

@@ -1,9 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useT } from "@/lib/i18n/client";
 import { parseTheme, THEME_COOKIE, THEME_STORAGE_KEY, THEMES, type Theme } from "./theme";
-
-const labels: Record<Theme, string> = { light: "Light", dark: "Dark", system: "System" };
 
 function applyTheme(theme: Theme) {
   const root = document.documentElement;
@@ -24,6 +23,7 @@ function currentTheme(): Theme {
 
 /** Light / Dark / System, as a radio group; the server rendered the current one from the cookie. */
 export function ThemeSwitch({ className = "" }: { className?: string }) {
+  const t = useT("common");
   const [theme, setTheme] = useState<Theme | null>(null);
 
   useEffect(() => {
@@ -42,25 +42,25 @@ export function ThemeSwitch({ className = "" }: { className?: string }) {
 
   return (
     <fieldset className={`flex items-center gap-1 text-xs ${className}`} data-testid="theme-switch">
-      <legend className="sr-only">Theme</legend>
-      {THEMES.map((t) => (
+      <legend className="sr-only">{t("theme.label")}</legend>
+      {THEMES.map((choice) => (
         <label
-          key={t}
+          key={choice}
           className="cursor-pointer rounded-md border border-zinc-300 px-2 py-1 text-zinc-700 has-[:checked]:border-zinc-900 has-[:checked]:bg-zinc-900 has-[:checked]:text-white has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-zinc-900"
         >
           <input
             type="radio"
             name="theme"
-            value={t}
+            value={choice}
             className="sr-only"
-            checked={theme === t}
+            checked={theme === choice}
             onChange={() => {
-              applyTheme(t);
-              setTheme(t);
+              applyTheme(choice);
+              setTheme(choice);
             }}
-            data-testid={`theme-${t}`}
+            data-testid={`theme-${choice}`}
           />
-          {labels[t]}
+          {t(`theme.${choice}`)}
         </label>
       ))}
     </fieldset>

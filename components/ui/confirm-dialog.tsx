@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
+import { useT } from "@/lib/i18n/client";
 import { Button } from "./button";
 
 /** A modal confirmation on the native <dialog>: focus is trapped, Escape cancels. */
@@ -21,6 +22,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const t = useT("common");
   const ref = useRef<HTMLDialogElement>(null);
   // Unique per dialog: several can be on one page (the sidebar's and the memory control's).
   const titleId = useId();
@@ -49,10 +51,10 @@ export function ConfirmDialog({
         <div className="text-sm text-zinc-600">{body}</div>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
-            Cancel
+            {t("actions.cancel")}
           </Button>
           <Button variant="danger" onClick={onConfirm} disabled={pending} data-testid="confirm-button">
-            {pending ? "Working…" : confirmLabel}
+            {pending ? t("actions.working") : confirmLabel}
           </Button>
         </div>
       </div>

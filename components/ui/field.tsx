@@ -1,10 +1,6 @@
-import type { InputHTMLAttributes } from "react";
+import type { ComponentProps } from "react";
 
-export function Field({
-  label,
-  id,
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; id: string }) {
+export function Field({ label, id, ...props }: ComponentProps<"input"> & { label: string; id: string }) {
   return (
     <label htmlFor={id} className="block text-sm font-medium text-zinc-700">
       {label}

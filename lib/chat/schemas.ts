@@ -1,14 +1,28 @@
 import { z } from "zod";
+import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGES_PER_MESSAGE } from "@/lib/attachments/limits";
 import { env } from "@/lib/env";
 
 export const turnInputSchema = z.union([
-  z.object({
-    content: z
-      .string({ message: "content must be a string" })
-      .trim()
-      .min(1, "Write a message first.")
-      .max(env.CHAT_MAX_INPUT_CHARS, `A message can have at most ${env.CHAT_MAX_INPUT_CHARS} characters.`),
-  }),
+  z
+    .object({
+      content: z
+        .string({ message: "content must be a string" })
+        .trim()
+        .max(env.CHAT_MAX_INPUT_CHARS, `A message can have at most ${env.CHAT_MAX_INPUT_CHARS} characters.`),
+      // Ids of the user's unsent uploads (POST /api/attachments); checked and claimed by the turn (issue 12).
+      attachments: z
+        .array(z.string().min(1).max(64), { message: "attachments must be a list of file ids" })
+        .max(
+          MAX_ATTACHMENTS_PER_MESSAGE,
+          `A message can carry at most ${MAX_ATTACHMENTS_PER_MESSAGE} files (${MAX_IMAGES_PER_MESSAGE} of them images).`,
+        )
+        .optional(),
+    })
+    // A message may be only attachments; otherwise it needs text.
+    .refine((input) => input.content.length > 0 || (input.attachments?.length ?? 0) > 0, {
+      message: "Write a message first.",
+      path: ["content"],
+    }),
   z.object({ retryMessageId: z.string().min(1).max(64) }),
 ]);
 export type TurnInput = z.infer<typeof turnInputSchema>;

@@ -1,4 +1,4 @@
-/** The events of a turn's stream, in order: meta, delta*, then done or error. */
+/** The events of a turn's stream, in order: meta, (delta | tool_call | tool_result)*, then done or error. */
 export type TurnEvent =
   | {
       type: "meta";
@@ -8,6 +8,10 @@ export type TurnEvent =
       offline: boolean;
     }
   | { type: "delta"; text: string }
+  /** The model asked for a tool (issue 11); the text streamed before it belongs to this step, not the answer. */
+  | { type: "tool_call"; id: string; name: string; arguments: string }
+  /** What the tool returned (JSON; `{ error }` when `ok` is false), as the model is sent it. */
+  | { type: "tool_result"; id: string; name: string; ok: boolean; result: string }
   | { type: "done"; status: "complete" | "interrupted"; promptTokens?: number; completionTokens?: number }
   | { type: "error"; code: string; message: string };
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { type Lease, renewLease, saveAnswerDraft, type TurnOutcome } from "@/lib/db/turns";
 import { AppError } from "@/lib/errors";
-import { isAbortError, type Model, streamReply } from "@/lib/llm";
-import type { MemoryItem } from "@/lib/memory";
+import { isAbortError, type Model, streamReply, type ToolSpec } from "@/lib/llm";
+import type { MemoryItem, ToolCall } from "@/lib/memory";
 
 /** How often a streaming turn renews its lease and saves the answer's text so far. */
 export const HEARTBEAT_MS = 1000;
@@ -11,6 +11,8 @@ export interface AnswerResult {
   outcome: TurnOutcome;
   /** Why the answer is `failed`, or why it was stopped by something other than the user. */
   failure?: AppError;
+  /** The model asked for these tools (the outcome's text is then what it wrote before asking). */
+  toolCalls?: ToolCall[];
 }
 
 /** The text of an answer being written, shared by the stream that writes it and the heartbeat that saves it. */
@@ -78,21 +80,31 @@ export async function streamAnswer({
   signal,
   draft,
   onDelta,
+  tools,
+  toolChoice,
+  prepare,
 }: {
   items: readonly MemoryItem[];
+  /** Turns the items into what is sent, just before the call (attachment references → their data). */
+  prepare?: (items: readonly MemoryItem[]) => Promise<MemoryItem[]>;
   model: Model;
+  tools?: readonly ToolSpec[];
+  /** "none": the model must answer in text (the turn's tool steps are used up). */
+  toolChoice?: "auto" | "none";
   signal: AbortSignal;
   draft: AnswerDraft;
   onDelta: (text: string) => void;
 }): Promise<AnswerResult> {
   try {
-    for await (const event of streamReply({ items, model, signal })) {
+    const sent = prepare ? await prepare(items) : items;
+    for await (const event of streamReply({ items: sent, model, signal, tools, toolChoice })) {
       if (event.type === "delta") {
         draft.text += event.text;
         onDelta(event.text);
       } else {
         draft.text = event.text;
-        return { outcome: { status: "complete", text: event.text, ...event.usage } };
+        const outcome = { status: "complete" as const, text: event.text, ...event.usage };
+        return event.toolCalls ? { outcome, toolCalls: event.toolCalls } : { outcome };
       }
     }
     throw new AppError("model_error", "The model stream ended before the reply was complete.");

@@ -1,10 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type BuiltContext, buildContext, ContextBudgetError } from "@/lib/context";
+import { claimAttachments } from "@/lib/attachments/claim";
+import { resolveAttachmentRefs } from "@/lib/attachments/resolve";
+import { type BuiltContext, buildContext, ContextBudgetError, withToolStep } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { isStorageError } from "@/lib/db/errors";
 import {
+  appendToolStep,
   appendTurnMessages,
   type CommitResult,
   commitTurn,
@@ -12,6 +15,7 @@ import {
   getSnapshotBySessionId,
   inTransaction,
   type Lease,
+  messageToItem,
   recordContext,
   reopenAnswer,
   salvageAnswerText,
@@ -21,14 +25,23 @@ import {
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getModel } from "@/lib/llm";
-import { type MemoryItem, memoryAfterTurn, restore, retryRefusal } from "@/lib/memory";
+import {
+  longTermSection,
+  type MemoryItem,
+  memoryAfterTurn,
+  restore,
+  retryRefusal,
+  type ToolCall,
+} from "@/lib/memory";
 import { eventStream } from "./event-stream";
+import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
 import type { TurnInput } from "./schemas";
 import type { TurnEvent } from "./sse";
 import { type AnswerResult, errorText, leaseLost, startHeartbeat, streamAnswer } from "./stream-answer";
 import { scheduleSummary } from "./summary-job";
+import { runTool, type ToolResult, toolsFor } from "./tools";
 
 /**
  * One chat turn, in order: take the session's lease, append the question (or reopen the answer being retried),
@@ -51,6 +64,8 @@ export async function startTurn({
 }): Promise<ReadableStream<Uint8Array>> {
   const model = getModel();
   const leaseSeconds = env.TURN_LEASE_SECONDS;
+  // Read before the transaction: the facts are the user's, not the session's, and mostly come from a cache.
+  const longTerm = await loadLongTermMemory({ userId });
 
   const turn = await inTransaction(async (tx) => {
     const lease = await takeLease(tx, {
@@ -64,6 +79,11 @@ export async function startTurn({
       "content" in input
         ? await appendTurnMessages(tx, { lease, content: input.content, model: model.model })
         : await reopenForRetry(tx, { lease, answerId: input.retryMessageId, model: model.model });
+    // Issue 12: the user's uploads become this message's attachments (422, rolled back, if one cannot be).
+    const attached =
+      "content" in input && input.attachments?.length
+        ? await claimAttachments(tx, { userId, messageId: question.id, ids: input.attachments })
+        : null;
     const config = memoryConfig(storedMemorySettings(lease.memorySettings));
     const memory = await loadMemory(tx, {
       sessionId,
@@ -71,9 +91,16 @@ export async function startTurn({
       startSeq: lease.memoryStartSeq,
       config,
     });
-    const questionItem: MemoryItem = { role: "user", text: question.text, seq: question.seq };
+    const questionItem = messageToItem({
+      seq: question.seq,
+      role: "user",
+      text: question.text,
+      parts: attached ?? question.parts,
+      toolCallId: null,
+    });
     const context = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
+      longTerm,
       memory: overrides.clientMemory ?? memory.items,
       question: questionItem,
       config,
@@ -81,6 +108,7 @@ export async function startTurn({
     });
     await recordContext(tx, { sessionId, answerId: answer.id, record: contextRecord(context) });
     return {
+      userId,
       lease,
       config,
       question,
@@ -89,6 +117,7 @@ export async function startTurn({
       memory: memory.items,
       memoryVersion: memory.version,
       context,
+      longTermMemory: longTerm.enabled,
     };
   });
 
@@ -123,22 +152,105 @@ export async function startTurn({
       onLeaseLost: () => stop.abort(leaseLost()),
     });
     try {
-      const answer = await streamAnswer({
-        items: turn.context.items,
-        model,
-        signal: stop.signal,
-        draft,
-        onDelta: (text) => send({ type: "delta", text }),
-      });
-      send(await finishTurn({ turn, answer }));
+      const answered = await answerWithTools({ turn, model, signal: stop.signal, draft, send });
+      if (answered.leaseLost) stop.abort(leaseLost());
+      send(await finishTurn({ turn, ...answered }));
     } finally {
       heartbeat.stop();
     }
   });
 }
 
+/**
+ * Streams the model's answer, running the tools it asks for and calling it again with their results, up to
+ * TOOL_MAX_STEPS steps (then it must answer in text). Each step is stored before the next call, so a crash keeps
+ * what the tools did; the answer keeps its id and moves after the steps.
+ */
+async function answerWithTools({
+  turn,
+  model,
+  signal,
+  draft,
+  send,
+}: {
+  turn: StartedTurn;
+  model: ReturnType<typeof getModel>;
+  signal: AbortSignal;
+  draft: { text: string };
+  send: (event: TurnEvent) => void;
+}): Promise<{ answer: AnswerResult; steps: MemoryItem[]; answerSeq: number; leaseLost?: boolean }> {
+  const maxSteps = env.TOOL_MAX_STEPS;
+  const tools = maxSteps > 0 ? toolsFor({ longTermMemory: turn.longTermMemory }) : [];
+  const ctx = {
+    userId: turn.userId,
+    sessionId: turn.lease.sessionId,
+    questionId: turn.question.id,
+    longTermMemory: turn.longTermMemory,
+  };
+  let context = turn.context;
+  let answerSeq = turn.answer.seq;
+  const steps: MemoryItem[] = [];
+  for (let step = 0; ; step++) {
+    const answer = await streamAnswer({
+      items: context.items,
+      prepare: (items) => resolveAttachmentRefs(items, { userId: turn.userId }),
+      model,
+      signal,
+      draft,
+      tools,
+      toolChoice: step < maxSteps ? "auto" : "none",
+      onDelta: (text) => send({ type: "delta", text }),
+    });
+    const calls: ToolCall[] = answer.toolCalls ?? [];
+    if (calls.length === 0 || answer.outcome.status !== "complete") return { answer, steps, answerSeq };
+    for (const call of calls)
+      send({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+    const results: ToolResult[] = [];
+    for (const call of calls) {
+      const result = await runTool(call, ctx);
+      results.push(result);
+      send({
+        type: "tool_result",
+        id: result.toolCallId,
+        name: result.name,
+        ok: result.ok,
+        result: result.text,
+      });
+    }
+    const stepItems: MemoryItem[] = [
+      { role: "assistant", text: answer.outcome.text, toolCalls: calls, seq: answerSeq },
+      ...results.map((r, i) => ({
+        role: "tool" as const,
+        text: r.text,
+        toolCallId: r.toolCallId,
+        seq: answerSeq + 1 + i,
+      })),
+    ];
+    context = withToolStep(context, stepItems, turn.config.tokenizer);
+    const stored = await withStorageRetry(turn.lease.sessionId, () =>
+      appendToolStep({
+        lease: turn.lease,
+        answerId: turn.answer.id,
+        answerSeq,
+        call: { text: answer.outcome.text, toolCalls: calls },
+        results,
+        model: model.model,
+        context: contextRecord(context),
+      }),
+    );
+    if (!stored) {
+      return { answer: { outcome: { status: "interrupted", text: "" } }, steps, answerSeq, leaseLost: true };
+    }
+    answerSeq = stored.answerSeq;
+    steps.push(...stepItems);
+    draft.text = "";
+  }
+}
+
 type StoredMessage = { id: string; seq: number; createdAt: Date };
 type StartedTurn = {
+  userId: string;
+  longTermMemory: boolean;
   lease: Lease;
   config: MemoryConfig;
   question: StoredMessage;
@@ -175,12 +287,14 @@ export interface TurnOverrides {
 /** The pure context builder with the conversation's budget; a question that alone does not fit is a 422. */
 function contextFor({
   systemPrompt,
+  longTerm,
   memory,
   question,
   config,
   model,
 }: {
   systemPrompt: string;
+  longTerm: LongTermMemory;
   memory: MemoryItem[];
   question: MemoryItem;
   config: MemoryConfig;
@@ -189,6 +303,12 @@ function contextFor({
   try {
     return buildContext({
       systemPrompt,
+      longTermMemory: longTermSection({
+        facts: longTerm.facts,
+        question: question.text,
+        maxTokens: env.LONG_TERM_MEMORY_MAX_TOKENS,
+        count: config.tokenizer.countItem,
+      }),
       memory,
       question,
       policyId: config.policy.id,
@@ -217,12 +337,25 @@ function contextRecord(context: BuiltContext) {
 }
 
 /** Commits the answer and says how the turn ended, as the stream's last event. */
-async function finishTurn({ turn, answer }: { turn: StartedTurn; answer: AnswerResult }): Promise<TurnEvent> {
+async function finishTurn({
+  turn,
+  answer,
+  steps,
+  answerSeq,
+  leaseLost: lost,
+}: {
+  turn: StartedTurn;
+  answer: AnswerResult;
+  steps: MemoryItem[];
+  answerSeq: number;
+  leaseLost?: boolean;
+}): Promise<TurnEvent> {
   const { outcome, failure } = answer;
+  if (lost) return lostCommit(turn, outcome);
   let committed: CommitResult;
   let items: MemoryItem[];
   try {
-    ({ committed, items } = await commitAnswer(turn, outcome));
+    ({ committed, items } = await commitAnswer(turn, outcome, steps, answerSeq));
   } catch (e) {
     console.error(`[chat] answer in session ${turn.lease.sessionId} could not be saved: ${errorText(e)}`);
     return {
@@ -249,20 +382,26 @@ async function finishTurn({ turn, answer }: { turn: StartedTurn; answer: AnswerR
  * under the policy. If a summary replaced the snapshot while the answer streamed, the turn is folded onto that one
  * instead, so the summary is kept. Storage failures are retried for a while (the heartbeat keeps the lease).
  */
-async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome) {
+async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome, steps: MemoryItem[], answerSeq: number) {
   const { config, lease } = turn;
   const answer: MemoryItem | null =
-    outcome.status === "complete" ? { role: "assistant", text: outcome.text, seq: turn.answer.seq } : null;
+    outcome.status === "complete" ? { role: "assistant", text: outcome.text, seq: answerSeq } : null;
   let memory = turn.memory;
   let baseVersion: number | null | "any" = turn.memoryVersion;
   for (let attempt = 1; ; attempt++) {
-    const items = memoryAfterTurn({ memory, question: turn.questionItem, answer, policy: config.policy });
+    const items = memoryAfterTurn({
+      memory,
+      question: turn.questionItem,
+      steps,
+      answer,
+      policy: config.policy,
+    });
     const committed = await withStorageRetry(lease.sessionId, () =>
       commitTurn({
         lease,
         answerId: turn.answer.id,
         outcome,
-        snapshot: { items, policy: config.policy.id, throughSeq: turn.answer.seq, baseVersion },
+        snapshot: { items, policy: config.policy.id, throughSeq: answerSeq, baseVersion },
       }),
     );
     if (committed !== "snapshot_moved") return { committed, items };

@@ -1,8 +1,16 @@
-import { cloneItem, type MemoryItem, type MemoryRole, type SummaryMeta, tokenWindow } from "@/lib/memory";
+import {
+  cloneItem,
+  type LongTermFact,
+  type MemoryItem,
+  type MemoryRole,
+  type SummaryMeta,
+  tokenWindow,
+} from "@/lib/memory";
 import { ContextBudgetError } from "./errors";
 import { type EncodingName, renderedText, type Tokenizer, tokenizerFor } from "./tokenizer";
 
-export type ContextSource = "system" | "summary" | "fact" | "history" | "current";
+/** `fact`: the long-term memory section; `tool`: a tool step of this turn (a call and its results). */
+export type ContextSource = "system" | "summary" | "fact" | "history" | "current" | "tool";
 
 /** One line of the per-turn record: where an item came from and what it costs. */
 export interface ContextEntry {
@@ -16,6 +24,10 @@ export interface ContextEntry {
   preview: string;
   /** On a summary: the history range it covers, how many messages, its version, the model and when. */
   summary?: SummaryMeta;
+  /** On a message with pictures: their references (`attachment:<id>?w=&h=`), never the bytes. */
+  images?: string[];
+  /** On the long-term memory section: each fact sent, with the conversation and message it was learned from. */
+  facts?: { id: string; sourceSessionId: string; sourceMessageId: string }[];
 }
 
 /** A memory item that was not sent: over the budget, or a copy of a system message already sent. */
@@ -71,6 +83,7 @@ function entryFor(item: MemoryItem, source: ContextSource, tokenizer: Tokenizer)
   };
   if (item.seq !== undefined) entry.seq = item.seq;
   if (item.summaryMeta) entry.summary = { ...item.summaryMeta };
+  if (item.imageUrls?.length) entry.images = [...item.imageUrls];
   return entry;
 }
 
@@ -177,8 +190,11 @@ export function buildContext({
   maxTokens,
   modelContextTokens,
   answerReserve,
+  longTermMemory,
 }: {
   systemPrompt: string;
+  /** The user's long-term facts as one section (lib/memory longTermSection), sent right after the system prompt. */
+  longTermMemory?: { item: MemoryItem; facts: readonly LongTermFact[] } | null | undefined;
   memory: readonly MemoryItem[];
   question: MemoryItem;
   policyId: string;
@@ -211,13 +227,20 @@ export function buildContext({
     rest.push(cloneItem(item));
   }
 
+  let longTerm = longTermMemory ?? null;
   if (budget) {
     const questionTokens = count(question);
     const fixed = (system ? count(system) : 0) + questionTokens + tokenizer.replyPriming;
     if (fixed > budget.limit) {
       throw new ContextBudgetError({ questionTokens, requiredTokens: fixed, budget: budget.limit });
     }
-    const left = budget.limit - fixed;
+    // The section has its own limit (LONG_TERM_MEMORY_MAX_TOKENS); it goes before any history when even it
+    // does not fit.
+    if (longTerm && fixed + count(longTerm.item) > budget.limit) {
+      dropped.push(droppedEntry(longTerm.item, "fact", "budget", tokenizer));
+      longTerm = null;
+    }
+    const left = budget.limit - fixed - (longTerm ? count(longTerm.item) : 0);
     const windowed = tokenWindow({ maxTokens: left, count }).apply(rest);
     const kept = keptPositions(rest, windowed);
     rest.forEach((item, index) => {
@@ -237,11 +260,20 @@ export function buildContext({
 
   const placed: { item: MemoryItem; source: ContextSource }[] = [];
   if (system) placed.push({ item: system, source: "system" });
+  if (longTerm) placed.push({ item: cloneItem(longTerm.item), source: "fact" });
   for (const item of rest) if (item.summary) placed.push({ item, source: "summary" });
   for (const item of rest) if (!item.summary) placed.push({ item, source: sourceOf(item) });
   placed.push({ item: cloneItem(question), source: "current" });
 
   const entries = placed.map(({ item, source }) => entryFor(item, source, tokenizer));
+  const factsEntry = entries.find((e) => e.source === "fact");
+  if (factsEntry && longTerm) {
+    factsEntry.facts = longTerm.facts.map((f) => ({
+      id: f.id,
+      sourceSessionId: f.sourceSessionId,
+      sourceMessageId: f.sourceMessageId,
+    }));
+  }
   const tokens = entries.reduce((sum, entry) => sum + entry.tokens, 0) + tokenizer.replyPriming;
   return {
     items: placed.map(({ item }) => item),
@@ -254,5 +286,25 @@ export function buildContext({
     dropped,
     policyId,
     model,
+  };
+}
+
+/**
+ * The context of the next model call in a turn that used tools: what was sent, then the step (the assistant's calls
+ * and the tool results), recorded as `tool` entries so the inspector shows exactly what each call was sent.
+ */
+export function withToolStep(
+  context: BuiltContext,
+  step: readonly MemoryItem[],
+  tokenizer: Tokenizer = tokenizerFor(context.model),
+): BuiltContext {
+  const entries = [...context.entries, ...step.map((item) => entryFor(item, "tool", tokenizer))];
+  const tokens = entries.reduce((sum, entry) => sum + entry.tokens, 0) + context.replyPriming;
+  return {
+    ...context,
+    items: [...context.items, ...step.map(cloneItem)],
+    entries,
+    tokens,
+    tokenEstimate: tokens,
   };
 }

@@ -8,6 +8,7 @@ export {
   type DroppedEntry,
   MIN_MAX_TOKENS,
   PREVIEW_CHARS,
+  withToolStep,
 } from "./build-context";
 export { ContextBudgetError } from "./errors";
 export {

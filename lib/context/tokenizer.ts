@@ -2,6 +2,7 @@
 import { countTokens as cl100kCount } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as o200kCount } from "gpt-tokenizer/encoding/o200k_base";
 import { type MemoryItem, SUMMARY_PREFIX, type TokenCounter } from "@/lib/memory";
+import { parseAttachmentRef } from "@/lib/memory/attachments";
 
 export type EncodingName = "o200k_base" | "cl100k_base";
 
@@ -17,9 +18,9 @@ export const REPLY_PRIMING_TOKENS = 3;
 export const IMAGE_BASE_TOKENS = 85;
 export const IMAGE_TILE_TOKENS = 170;
 /**
- * Memory items carry image URLs, not sizes, and Recall sends them at `auto` detail: an image of unknown size
- * is counted as a high-detail 1024×1024 one (4 tiles: 85 + 4 × 170 = 765), a typical photo after OpenAI's
- * scaling, so a budget is not overrun by pictures counted as cheap.
+ * Attachment references carry their image's size; other image URLs do not, and Recall sends images at `auto`
+ * detail: an image of unknown size is counted as a high-detail 1024×1024 one (4 tiles: 85 + 4 × 170 = 765), a
+ * typical photo after OpenAI's scaling, so a budget is not overrun by pictures counted as cheap.
  */
 export const DEFAULT_IMAGE_TOKENS = 765;
 
@@ -127,7 +128,8 @@ function createTokenizer(encoding: EncodingName): Tokenizer {
       tokens += countText(call.id) + countText(call.name) + countText(call.arguments);
     }
     if (item.toolCallId !== undefined) tokens += countText(item.toolCallId);
-    tokens += (item.imageUrls?.length ?? 0) * DEFAULT_IMAGE_TOKENS;
+    // An attachment reference carries the image's size (sent at `auto` detail, counted as high); a plain URL does not.
+    for (const url of item.imageUrls ?? []) tokens += imageTokens(parseAttachmentRef(url) ?? {});
     return tokens;
   };
   return {

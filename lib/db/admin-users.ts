@@ -6,6 +6,7 @@ import { countApiKeysByUserIds } from "./api-keys";
 import { databaseKind, db, type Prisma, type Tx } from "./client";
 import { badCursor, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
+import { countFactsByUserIds } from "./memories";
 import { type SafeUser, userSelect } from "./users";
 
 // User administration. Every change runs in a SERIALIZABLE transaction that re-checks, after its own write, that
@@ -18,6 +19,8 @@ export interface AdminUser extends SafeUser {
   messageCount: number;
   /** Working (not revoked) API keys. */
   apiKeyCount: number;
+  /** Long-term facts stored (active and replaced). */
+  memoryFactCount: number;
 }
 
 export interface UserDeletionReceipt {
@@ -94,12 +97,14 @@ export async function listUsersForAdmin({
     : [];
   const byUser = new Map(counts.map((c) => [c.userId, c]));
   const keyCounts = await countApiKeysByUserIds(page.map((u) => u.id));
+  const factCounts = await countFactsByUserIds(page.map((u) => u.id));
   return {
     users: page.map((u) => ({
       ...u,
       sessionCount: byUser.get(u.id)?._count._all ?? 0,
       messageCount: byUser.get(u.id)?._sum.lastSeq ?? 0,
       apiKeyCount: keyCounts.get(u.id) ?? 0,
+      memoryFactCount: factCounts.get(u.id) ?? 0,
     })),
     nextCursor,
   };

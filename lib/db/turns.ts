@@ -1,14 +1,23 @@
 import "server-only";
+import { type AttachmentPart, attachedFiles, readAttachmentParts } from "@/lib/attachments/parts";
 import { AppError } from "@/lib/errors";
 import type { HistoryMessage, MemoryItem, ToolCall } from "@/lib/memory";
+import { withAttachedFiles } from "@/lib/memory/attachments";
 import { db, type Prisma, type Tx } from "./client";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
 
 // The reads and writes of a chat turn. Plain queries: which rows memory is made of, and when a snapshot can be
 // trusted, is decided by lib/memory and sequenced by lib/chat/turn.ts.
 
-/** The structured parts of a stored message (ChatMessage.parts): image URLs and tool calls, empty when absent. */
-export function readParts(value: unknown): { imageUrls: string[]; toolCalls: ToolCall[] } {
+/**
+ * The structured parts of a stored message (ChatMessage.parts): image URLs (or attachment references), tool calls
+ * and attachments (lib/attachments/parts.ts), empty when absent.
+ */
+export function readParts(value: unknown): {
+  imageUrls: string[];
+  toolCalls: ToolCall[];
+  attachments: AttachmentPart[];
+} {
   const parts = (typeof value === "object" && value !== null ? value : {}) as {
     imageUrls?: unknown;
     toolCalls?: unknown;
@@ -16,6 +25,7 @@ export function readParts(value: unknown): { imageUrls: string[]; toolCalls: Too
   return {
     imageUrls: Array.isArray(parts.imageUrls) ? (parts.imageUrls as string[]) : [],
     toolCalls: Array.isArray(parts.toolCalls) ? (parts.toolCalls as ToolCall[]) : [],
+    attachments: readAttachmentParts(value),
   };
 }
 
@@ -27,9 +37,14 @@ type MessageRow = {
   toolCallId: string | null;
 };
 
+/** A history message as a memory item; its attached text files become part of its text. */
 export function messageToItem(row: MessageRow): MemoryItem {
-  const item: MemoryItem = { role: row.role, text: row.text, seq: row.seq };
   const parts = readParts(row.parts);
+  const item: MemoryItem = {
+    role: row.role,
+    text: withAttachedFiles(row.text, attachedFiles(parts.attachments)),
+    seq: row.seq,
+  };
   if (parts.imageUrls.length) item.imageUrls = parts.imageUrls;
   if (parts.toolCalls.length) item.toolCalls = parts.toolCalls;
   if (row.toolCallId) item.toolCallId = row.toolCallId;
@@ -118,7 +133,7 @@ export async function takeLease(
   };
 }
 
-const questionSelect = { id: true, seq: true, text: true, createdAt: true } as const;
+const questionSelect = { id: true, seq: true, text: true, parts: true, createdAt: true } as const;
 const answerSelect = { id: true, seq: true, createdAt: true } as const;
 
 /** The user's question and an empty assistant answer in `streaming`, at the two seqs the lease reserved. */
@@ -227,6 +242,80 @@ export async function recordContext(
     },
     select: { id: true },
   });
+}
+
+/**
+ * Stores one tool step of a turn (issue 11): the assistant's tool-call message and the tool results, in one
+ * transaction fenced by the lease. They take the answer's place in the history and the answer moves after them,
+ * so the history reads question → call → results → answer while the answer keeps its id (the stream, the heartbeat
+ * and the recorded context address it). The recorded context becomes what the next model call is sent. Null when
+ * the lease is no longer this turn's.
+ */
+export async function appendToolStep({
+  lease,
+  answerId,
+  answerSeq,
+  call,
+  results,
+  model,
+  context,
+}: {
+  lease: Lease;
+  answerId: string;
+  /** The answer's seq before this step. */
+  answerSeq: number;
+  call: { text: string; toolCalls: ToolCall[] };
+  results: { toolCallId: string; text: string }[];
+  model: string;
+  context: ContextRecord;
+}): Promise<{ answerSeq: number; callSeq: number } | null> {
+  const { sessionId } = lease;
+  const added = 1 + results.length;
+  try {
+    return await db.$transaction(async (tx) => {
+      const held = await tx.chatSession.updateMany({
+        where: { id: sessionId, leaseId: lease.leaseId },
+        data: { lastSeq: { increment: added } },
+      });
+      if (held.count === 0) return null;
+      await tx.chatMessage.update({
+        where: { id: answerId },
+        data: { seq: answerSeq + added },
+        select: { id: true },
+      });
+      await tx.chatMessage.create({
+        data: {
+          sessionId,
+          seq: answerSeq,
+          role: "assistant",
+          text: call.text,
+          parts: { toolCalls: call.toolCalls } as object,
+          status: "complete",
+          model,
+        },
+        select: { id: true },
+      });
+      await tx.chatMessage.createMany({
+        data: results.map((r, i) => ({
+          sessionId,
+          seq: answerSeq + 1 + i,
+          role: "tool" as const,
+          text: r.text,
+          toolCallId: r.toolCallId,
+          status: "complete" as const,
+        })),
+      });
+      await tx.turnContext.update({
+        where: { messageId: answerId },
+        data: { entries: context.entries as object, tokenEstimate: context.tokenEstimate },
+        select: { id: true },
+      });
+      return { answerSeq: answerSeq + added, callSeq: answerSeq };
+    });
+  } catch (e) {
+    if (isRecordNotFound(e) || isForeignKeyViolation(e)) return null;
+    throw e;
+  }
 }
 
 /** Extends a held lease. False when it is no longer this turn's (taken over, or the session is gone). */
@@ -378,6 +467,35 @@ export async function salvageAnswerText({
  * The recorded context of one turn, addressed by the assistant (or user) message it belongs to. With `userId`, only
  * in that user's sessions; without it (admins only) in any session.
  */
+/**
+ * The long-term facts a recorded context names, with their text as it is now — or `deleted: true` once the fact
+ * (or the conversation it came from) was deleted: the record keeps ids, never the facts' text.
+ */
+async function withFactTexts(entries: unknown, userId: string | null): Promise<unknown> {
+  if (!Array.isArray(entries)) return entries;
+  type Entry = { facts?: { id: string }[] };
+  const ids = (entries as Entry[]).flatMap((e) => e.facts?.map((f) => f.id) ?? []);
+  if (ids.length === 0) return entries;
+  const rows = await db.memoryFact.findMany({
+    where: { id: { in: ids }, ...(userId === null ? {} : { userId }) },
+    select: { id: true, text: true, supersededById: true },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return (entries as Entry[]).map((e) =>
+    e.facts
+      ? {
+          ...e,
+          facts: e.facts.map((f) => {
+            const row = byId.get(f.id);
+            return row
+              ? { ...f, text: row.text, replaced: row.supersededById !== null }
+              : { ...f, deleted: true };
+          }),
+        }
+      : e,
+  );
+}
+
 export async function getTurnContextByMessageId({
   sessionId,
   messageId,
@@ -392,8 +510,13 @@ export async function getTurnContextByMessageId({
     select: { seq: true, role: true },
   });
   if (!message) throw new AppError("not_found", "No such message in this conversation.");
-  const row = await db.chatMessage.findUnique({
-    where: { sessionId_seq: { sessionId, seq: message.role === "user" ? message.seq + 1 : message.seq } },
+  // A question's context is its answer's: the next message with one (tool steps may sit between them).
+  const row = await db.chatMessage.findFirst({
+    where:
+      message.role === "user"
+        ? { sessionId, seq: { gt: message.seq }, context: { isNot: null } }
+        : { sessionId, seq: message.seq },
+    orderBy: { seq: "asc" },
     select: {
       id: true,
       seq: true,
@@ -401,7 +524,8 @@ export async function getTurnContextByMessageId({
     },
   });
   if (!row?.context) throw new AppError("not_found", "No context was recorded for this message.");
-  return { messageId: row.id, seq: row.seq, ...row.context };
+  const entries = await withFactTexts(row.context.entries, userId);
+  return { messageId: row.id, seq: row.seq, ...row.context, entries };
 }
 
 /** Records that a summary could not be made (the originals were kept): ids and counts, never content. */

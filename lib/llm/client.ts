@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { type MemoryItem, toChatMessages, toResponsesInput } from "@/lib/memory";
+import { type MemoryItem, type ToolCall, toChatMessages, toResponsesInput } from "@/lib/memory";
 import { createOfflineFetch, OFFLINE_MODEL_NAME } from "./offline-model";
 
 // The one place that creates an OpenAI client.
@@ -94,7 +94,17 @@ export interface ReplyUsage {
   completionTokens?: number;
 }
 
-export type ReplyEvent = { type: "delta"; text: string } | { type: "done"; text: string; usage?: ReplyUsage };
+/** `toolCalls`: the model asks for these tools to be run (then called again with their results). */
+export type ReplyEvent =
+  | { type: "delta"; text: string }
+  | { type: "done"; text: string; usage?: ReplyUsage; toolCalls?: ToolCall[] };
+
+/** A function the model may call: its name, what it does, and its arguments as JSON Schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
 
 export interface StreamReplyOptions {
   /** The exact context for this turn, in order (system prompt, memory, current question). */
@@ -103,6 +113,10 @@ export interface StreamReplyOptions {
   signal?: AbortSignal | undefined;
   /** Defaults to `getModel()`. */
   model?: Model | undefined;
+  /** Functions offered to the model; none: a plain reply. */
+  tools?: readonly ToolSpec[] | undefined;
+  /** "none": the tools stay described but the model must answer in text. */
+  toolChoice?: "auto" | "none" | undefined;
 }
 
 /** True for an interruption (the caller's signal, the SDK's user-abort error, a DOM AbortError). */
@@ -186,6 +200,7 @@ const cutOff = () => new AppError("model_error", "The model stream ended before 
  */
 export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<ReplyEvent, void, undefined> {
   const { items, signal } = options;
+  const tools = options.tools ?? [];
   const model = options.model ?? getModel();
   if (signal?.aborted) throw abortErrorFrom(signal);
   // Projection errors are ours (bad items), not the provider's: let them through unwrapped.
@@ -195,10 +210,22 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
   let text = "";
   let usage: ReplyUsage | undefined;
   let finished = false;
+  const calls: ToolCall[] = [];
   try {
     if (model.style === "chat") {
       const stream = await model.client.chat.completions.create(
-        { model: model.model, messages, stream: true, stream_options: { include_usage: true } },
+        {
+          model: model.model,
+          messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(tools.length
+            ? {
+                tools: tools.map((t) => ({ type: "function" as const, function: { ...t } })),
+                tool_choice: options.toolChoice ?? "auto",
+              }
+            : {}),
+        },
         { signal: dog.signal },
       );
       for await (const chunk of stream) {
@@ -208,6 +235,14 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
         if (delta) {
           text += delta;
           yield { type: "delta", text: delta };
+        }
+        // Tool calls arrive in pieces, keyed by index: the id and name first, then the arguments in chunks.
+        for (const part of choice?.delta?.tool_calls ?? []) {
+          const call = calls[part.index] ?? { id: "", name: "", arguments: "" };
+          calls[part.index] = call;
+          if (part.id) call.id = part.id;
+          if (part.function?.name) call.name += part.function.name;
+          if (part.function?.arguments) call.arguments += part.function.arguments;
         }
         if (choice?.finish_reason) finished = true;
         if (chunk.usage) {
@@ -219,7 +254,18 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
       }
     } else {
       const stream = await model.client.responses.create(
-        { model: model.model, input, stream: true, store: false },
+        {
+          model: model.model,
+          input,
+          stream: true,
+          store: false,
+          ...(tools.length
+            ? {
+                tools: tools.map((t) => ({ type: "function" as const, strict: false, ...t })),
+                tool_choice: options.toolChoice ?? "auto",
+              }
+            : {}),
+        },
         { signal: dog.signal },
       );
       for await (const event of stream) {
@@ -229,6 +275,11 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
             if (event.delta) {
               text += event.delta;
               yield { type: "delta", text: event.delta };
+            }
+            break;
+          case "response.output_item.done":
+            if (event.item.type === "function_call") {
+              calls.push({ id: event.item.call_id, name: event.item.name, arguments: event.item.arguments });
             }
             break;
           case "response.completed":
@@ -263,5 +314,14 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
   if (timeout) throw timeout;
   if (signal?.aborted) throw abortErrorFrom(signal);
   if (!finished) throw cutOff();
-  yield usage ? { type: "done", text, usage } : { type: "done", text };
+  const toolCalls = calls.filter(Boolean);
+  if (toolCalls.some((c) => !c.id || !c.name)) {
+    throw new AppError("model_error", "The model asked for a tool without naming it.");
+  }
+  yield {
+    type: "done",
+    text,
+    ...(usage ? { usage } : {}),
+    ...(toolCalls.length ? { toolCalls } : {}),
+  };
 }

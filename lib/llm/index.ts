@@ -1,1 +1,1 @@
-export { getModel, isAbortError, type Model, streamReply } from "./client";
+export { getModel, isAbortError, type Model, streamReply, type ToolSpec } from "./client";

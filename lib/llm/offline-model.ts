@@ -3,6 +3,7 @@
 // code path — SDK, streaming parsers, abort handling — runs without a provider. Its reply is a pure,
 // deterministic function of the messages in the request: it can only "remember" what it is sent.
 
+import { offlineAttachmentReply } from "./offline-attachments";
 import {
   extractFacts,
   isPersonalQuestion,
@@ -11,6 +12,14 @@ import {
   unknownFact,
 } from "./offline-facts";
 import { isSummaryRequest, statementsFromSummaries, writeSummary } from "./offline-summary";
+import {
+  aboutMe,
+  callsAgain,
+  type PlannedCall,
+  plannedCalls,
+  replyAfterTools,
+  sectionFacts,
+} from "./offline-tools";
 
 export interface OfflineMessage {
   role: string;
@@ -176,8 +185,16 @@ export function offlineReply(messages: ReadonlyArray<OfflineMessage>): string {
     .filter((m) => m.role === "user")
     .map((m) => m.text)
     .reverse();
-  // What the user stated, newest first: the earlier user messages, then what summaries say they said.
-  const stated = [...earlierUser, ...statementsFromSummaries(messages).reverse()];
+  // What the user stated, newest first: the earlier user messages, then what summaries say they said, then the
+  // long-term memory section's facts (learned in other conversations, so older than anything said here).
+  const stated = [
+    ...earlierUser,
+    ...statementsFromSummaries(messages).reverse(),
+    ...sectionFacts(messages).map((f) => f.text),
+  ];
+
+  const known = aboutMe(question, messages);
+  if (known) return known;
 
   if (NAME_QUESTION.test(question)) {
     for (const text of stated) {
@@ -380,26 +397,91 @@ function sseResponse(frames: Frame[], signal: AbortSignal | undefined): Response
   });
 }
 
+interface OfflineCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
 interface Turn {
   id: string;
   created: number;
   model: string;
   reply: string;
   chunks: string[];
+  /** Non-empty: the model asks for these tools instead of replying. */
+  calls: OfflineCall[];
   promptTokens: number;
   completionTokens: number;
 }
 
+/** Names of the functions the request offers (Chat Completions and Responses shapes). */
+export function offeredTools(body: Json): Set<string> {
+  const names = new Set<string>();
+  if (body.tool_choice === "none") return names;
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) {
+    if (!isObject(tool)) continue;
+    const fn = isObject(tool.function) ? tool.function : tool;
+    if (typeof fn.name === "string") names.add(fn.name);
+  }
+  return names;
+}
+
+/**
+ * Tool calls or a reply. After the current question: no tool results yet → the calls its rules plan; tool
+ * results → a reply saying what they did (or, for "keep checking the time", another call).
+ */
+export function offlineStep(
+  messages: ReadonlyArray<OfflineMessage>,
+  offered: ReadonlySet<string>,
+): { calls: PlannedCall[] } | { reply: string } {
+  let current = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === "user") {
+      current = i;
+      break;
+    }
+  }
+  const question = messages[current]?.text ?? "";
+  const results = messages.slice(current + 1).filter((m) => m.role === "tool");
+  if (current >= 0 && !isSummaryRequest(messages)) {
+    if (results.length > 0) {
+      const again = callsAgain(question, offered);
+      return again.length
+        ? { calls: again }
+        : {
+            reply: replyAfterTools(
+              question,
+              results.map((m) => m.text),
+            ),
+          };
+    }
+    const calls = plannedCalls(question, offered, messages);
+    if (calls.length) return { calls };
+  }
+  return { reply: offlineReply(messages) };
+}
+
 function makeTurn(body: Json, messages: OfflineMessage[], idPrefix: string): Turn {
-  const reply = offlineReply(messages);
+  const step = offlineStep(messages, offeredTools(body));
+  const reply = "reply" in step ? offlineAttachmentReply(body, step.reply) : "";
+  const calls =
+    "calls" in step
+      ? step.calls.map((c) => ({
+          id: `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`,
+          name: c.name,
+          arguments: JSON.stringify(c.arguments),
+        }))
+      : [];
   return {
     id: `${idPrefix}${crypto.randomUUID().replaceAll("-", "")}`,
     created: Math.floor(Date.now() / 1000),
     model: typeof body.model === "string" && body.model ? body.model : OFFLINE_MODEL_NAME,
     reply,
     chunks: chunkReply(reply),
+    calls,
     promptTokens: estimateTokens(messages.map((m) => m.text).join("\n")),
-    completionTokens: estimateTokens(reply),
+    completionTokens: estimateTokens(reply + calls.map((c) => c.name + c.arguments).join("")),
   };
 }
 
@@ -428,9 +510,20 @@ function chatCompletions(
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: t.reply, refusal: null },
+          message: t.calls.length
+            ? {
+                role: "assistant",
+                content: null,
+                refusal: null,
+                tool_calls: t.calls.map((c) => ({
+                  id: c.id,
+                  type: "function",
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
+            : { role: "assistant", content: t.reply, refusal: null },
           logprobs: null,
-          finish_reason: "stop",
+          finish_reason: t.calls.length ? "tool_calls" : "stop",
         },
       ],
       usage,
@@ -460,7 +553,25 @@ function chatCompletions(
       delayMs: deltaDelay(i, options),
       data: chunk([choice({ content: text }, null)]),
     })),
-    { delayMs: 0, data: chunk([choice({}, "stop")]) },
+    // A call streams like OpenAI's: id and name first, then the arguments.
+    ...t.calls.flatMap((c, index) => [
+      {
+        delayMs: index === 0 ? options.firstTokenDelayMs : 0,
+        data: chunk([
+          choice(
+            {
+              tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }],
+            },
+            null,
+          ),
+        ]),
+      },
+      {
+        delayMs: 0,
+        data: chunk([choice({ tool_calls: [{ index, function: { arguments: c.arguments } }] }, null)]),
+      },
+    ]),
+    { delayMs: 0, data: chunk([choice({}, t.calls.length ? "tool_calls" : "stop")]) },
     ...(includeUsage ? [{ delayMs: 0, data: chunk([], { usage }) }] : []),
     { delayMs: 0, data: "data: [DONE]\n\n" },
   ];
@@ -485,6 +596,16 @@ function responses(body: Json, options: OfflineFetchOptions, signal: AbortSignal
     status,
     content: text === null ? [] : [part(text)],
   });
+  const functionCall = (c: OfflineCall, status: "in_progress" | "completed") => ({
+    id: `fc_${c.id.slice("call_".length)}`,
+    type: "function_call",
+    call_id: c.id,
+    name: c.name,
+    arguments: status === "completed" ? c.arguments : "",
+    status,
+  });
+  const output = () =>
+    t.calls.length ? t.calls.map((c) => functionCall(c, "completed")) : [message("completed", t.reply)];
   const response = (status: "in_progress" | "completed") => ({
     id: t.id,
     object: "response",
@@ -498,7 +619,7 @@ function responses(body: Json, options: OfflineFetchOptions, signal: AbortSignal
     max_output_tokens: body.max_output_tokens ?? null,
     metadata: isObject(body.metadata) ? body.metadata : {},
     model: t.model,
-    output: status === "completed" ? [message("completed", t.reply)] : [],
+    output: status === "completed" ? output() : [],
     parallel_tool_calls: true,
     previous_response_id: null,
     reasoning: { effort: null, summary: null },
@@ -518,6 +639,35 @@ function responses(body: Json, options: OfflineFetchOptions, signal: AbortSignal
     delayMs,
     data: `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`,
   });
+  if (t.calls.length) {
+    const frames: Frame[] = [
+      event("response.created", { response: response("in_progress") }),
+      event("response.in_progress", { response: response("in_progress") }),
+    ];
+    t.calls.forEach((c, output_index) => {
+      const item = functionCall(c, "in_progress");
+      frames.push(
+        event(
+          "response.output_item.added",
+          { output_index, item },
+          output_index === 0 ? options.firstTokenDelayMs : 0,
+        ),
+        event("response.function_call_arguments.delta", {
+          item_id: item.id,
+          output_index,
+          delta: c.arguments,
+        }),
+        event("response.function_call_arguments.done", {
+          item_id: item.id,
+          output_index,
+          arguments: c.arguments,
+        }),
+        event("response.output_item.done", { output_index, item: functionCall(c, "completed") }),
+      );
+    });
+    frames.push(event("response.completed", { response: response("completed") }));
+    return sseResponse(frames, signal);
+  }
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
   const frames: Frame[] = [
     event("response.created", { response: response("in_progress") }),

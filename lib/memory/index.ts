@@ -1,6 +1,16 @@
 // The memory domain's public surface: what the turn pipeline, the context builder and the admin view use.
 export { MemoryFormatError } from "./errors";
 export { cloneItem } from "./items";
+export {
+  factsInSection,
+  LONG_TERM_HEADER,
+  type LongTermFact,
+  longTermSection,
+  matchFacts,
+  normalizeSubject,
+  rankFacts,
+  subjectOf,
+} from "./long-term";
 export { messageWindow, none } from "./policies";
 export { SUMMARY_PREFIX, toChatMessages, toResponsesInput } from "./projections";
 export {

@@ -235,3 +235,37 @@ describe("malformed items", () => {
     expect(() => toChatMessages(items)).toThrow("items[1].toolCallId");
   });
 });
+
+describe("attachment references (issue 12)", () => {
+  const ref = "attachment:abc123?w=640&h=480";
+
+  it("are refused by both projections until resolved to their data", () => {
+    const items: MemoryItem[] = [{ role: "user", text: "look", imageUrls: [IMG_A, ref] }];
+    expect(() => toChatMessages(items)).toThrow("items[0].imageUrls[1]");
+    expect(() => toResponsesInput(items)).toThrow(MemoryFormatError);
+  });
+
+  it("once resolved, carry the image to both APIs", () => {
+    const data = "data:image/png;base64,iVBORw0KGgo=";
+    const items: MemoryItem[] = [{ role: "user", text: "look", imageUrls: [data] }];
+    expect(toChatMessages(items)).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: data } },
+        ],
+      },
+    ]);
+    expect(toResponsesInput(items)).toEqual([
+      {
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "look" },
+          { type: "input_image", image_url: data, detail: "auto" },
+        ],
+      },
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ import type {
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import type { ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
+import { isAttachmentRef } from "./attachments";
 import { MemoryFormatError } from "./errors";
 import type { MemoryItem } from "./types";
 
@@ -24,6 +25,23 @@ function requireToolCallId(item: MemoryItem, index: number): string {
 }
 
 /**
+ * The image URLs of a user item as sent. An `attachment:` reference must have been replaced by its data URL
+ * (lib/attachments/resolve.ts) just before the call: a provider would reject it, so it is our bug, said loudly.
+ */
+function sentImages(item: MemoryItem, index: number): string[] {
+  const urls = item.imageUrls ?? [];
+  urls.forEach((url, i) => {
+    if (isAttachmentRef(url)) {
+      throw new MemoryFormatError(
+        `items[${index}].imageUrls[${i}]`,
+        "an attachment reference must be resolved to its data before it is sent",
+      );
+    }
+  });
+  return urls;
+}
+
+/**
  * Chat Completions `messages`. Images are rendered only for user items (the only role the API accepts them
  * for); a user item without images keeps plain string content.
  */
@@ -37,7 +55,7 @@ function toChatMessage(item: MemoryItem, index: number): ChatCompletionMessagePa
     case "system":
       return { role: "system", content: item.text };
     case "user": {
-      const images = item.imageUrls ?? [];
+      const images = sentImages(item, index);
       if (images.length === 0) return { role: "user", content: item.text };
       const parts: ChatCompletionContentPart[] = [];
       if (item.text !== "") parts.push({ type: "text", text: item.text });
@@ -62,10 +80,11 @@ function toChatMessage(item: MemoryItem, index: number): ChatCompletionMessagePa
   }
 }
 
-function inputContent(item: MemoryItem, text: string): ResponseInputContent[] {
+function inputContent(item: MemoryItem, index: number): ResponseInputContent[] {
   const parts: ResponseInputContent[] = [];
-  if (text !== "" || (item.imageUrls ?? []).length === 0) parts.push({ type: "input_text", text });
-  for (const url of item.imageUrls ?? []) parts.push({ type: "input_image", image_url: url, detail: "auto" });
+  const images = sentImages(item, index);
+  if (item.text !== "" || images.length === 0) parts.push({ type: "input_text", text: item.text });
+  for (const url of images) parts.push({ type: "input_image", image_url: url, detail: "auto" });
   return parts;
 }
 
@@ -89,7 +108,7 @@ export function toResponsesInput(items: readonly MemoryItem[]): ResponseInputIte
         out.push({ type: "message", role: "system", content: [{ type: "input_text", text: item.text }] });
         return;
       case "user":
-        out.push({ type: "message", role: "user", content: inputContent(item, item.text) });
+        out.push({ type: "message", role: "user", content: inputContent(item, index) });
         return;
       case "assistant": {
         const calls = item.toolCalls ?? [];

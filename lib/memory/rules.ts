@@ -64,16 +64,19 @@ export function rebuildFromTail(
 export function memoryAfterTurn({
   memory,
   question,
+  steps = [],
   answer,
   policy,
 }: {
   memory: readonly MemoryItem[];
   question: MemoryItem;
+  /** The turn's tool steps between question and answer: assistant calls and their results, in order. */
+  steps?: readonly MemoryItem[];
   answer: MemoryItem | null;
   policy: MemoryPolicy;
 }): MemoryItem[] {
   const before = question.seq === undefined ? memory : memory.filter((item) => item.seq !== question.seq);
-  return fold({ items: before, policy, add: answer ? [question, answer] : [question] });
+  return fold({ items: before, policy, add: [question, ...steps, ...(answer ? [answer] : [])] });
 }
 
 /**

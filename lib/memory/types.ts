@@ -27,6 +27,10 @@ export interface SummaryMeta {
 export interface MemoryItem {
   role: MemoryRole;
   text: string;
+  /**
+   * Images of a user item: URLs, or references to attachments (`attachment:<id>?w=&h=`, see ./attachments.ts) that
+   * are resolved to data URLs only for the model call. Attached text files are part of `text`.
+   */
   imageUrls?: string[];
   toolCalls?: ToolCall[];
   toolCallId?: string;

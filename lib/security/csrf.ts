@@ -6,11 +6,26 @@ import { AppError } from "@/lib/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * The one write that must carry a file (POST /api/attachments) may send multipart/form-data. It still needs an
+ * allowed Origin — the actual defence, since browsers send Origin on every cross-site POST; the JSON rule is the
+ * second one, kept for every other route.
+ */
+const MULTIPART_PATHS: ReadonlySet<string> = new Set(["/api/attachments"]);
+
 export interface CsrfPolicy {
   /** Extra allowed origins (ALLOWED_ORIGINS), normalised to scheme://host[:port]. */
   allowedOrigins: readonly string[];
   /** The app's public URL (NEXTAUTH_URL), when set. */
   publicUrl?: string;
+}
+
+function pathOf(req: Request): string {
+  try {
+    return new URL(req.url).pathname.replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
 }
 
 /** The request's own origin as the client addressed it: its Host (or X-Forwarded-Host) header. */
@@ -51,6 +66,7 @@ export function assertSameOrigin(req: Request, policy: CsrfPolicy): void {
     Number(req.headers.get("content-length") ?? "0") > 0;
   if (!hasBody) return;
   const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "multipart/form-data" && MULTIPART_PATHS.has(pathOf(req))) return;
   if (type !== "application/json") {
     throw new AppError("csrf", "Send the request body as application/json.");
   }

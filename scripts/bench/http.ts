@@ -124,9 +124,53 @@ export class Client {
     }
   }
 
+  /** POST /api/attachments with one file (multipart); the upload's `{ id, … }` (issue 12). */
+  upload(
+    name: string,
+    data: Buffer,
+    type = "application/octet-stream",
+  ): Promise<{ id: string; bytes: number; ms: number }> {
+    const boundary = `----recall-bench-${Math.random().toString(36).slice(2)}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+      ),
+      data,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const headers = {
+      accept: "application/json",
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      "content-length": String(body.length),
+    };
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = http.request(this.options("POST", "/api/attachments", headers), (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", reject);
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if (res.statusCode !== 201) {
+            reject(
+              new BenchError(
+                `upload of ${name} as ${this.label}: HTTP ${res.statusCode} ${text.slice(0, 300)}`,
+              ),
+            );
+            return;
+          }
+          const { id, bytes } = JSON.parse(text) as { id: string; bytes: number };
+          resolve({ id, bytes, ms: performance.now() - started });
+        });
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
   /** One chat turn over HTTP, read to the end of its event stream. Throws unless it ends with `done`/complete. */
-  turn(sessionId: string, content: string): Promise<TurnTiming> {
-    const body = JSON.stringify({ content });
+  turn(sessionId: string, content: string, extra: { attachments?: string[] } = {}): Promise<TurnTiming> {
+    const body = JSON.stringify({ content, ...extra });
     const headers = {
       accept: "text/event-stream",
       "content-type": "application/json",

@@ -9,6 +9,8 @@ export interface BenchPlan {
   owner: SeedUser;
   admin: SeedUser;
   w2Users: SeedUser[];
+  /** W1F: a user with FACTS long-term facts, beside the owner (who has none). */
+  factsUser: SeedUser;
   sessions: {
     /** Server warm-up (and in-process warm-up) turns; never measured. */
     warmup: SeedSession;
@@ -23,10 +25,15 @@ export interface BenchPlan {
     w6: SeedSession[][];
     /** Warm-up of the W6 server: turns run 20 at a time (one answer lasts ~0.6 s there). */
     w6Warmup: SeedSession[];
+    /** W1F: the same history length for the owner (no facts) and for factsUser (FACTS facts). */
+    w1Facts: { without: SeedSession; with: SeedSession };
   };
 }
 
 const DOMAIN = "bench.recall.test";
+/** W1F: long-term facts of its user, and the history length of its two sessions. */
+export const FACTS = 1000;
+const W1F_HISTORY = 100;
 
 export function buildPlan(sizes: Sizes, passwordHash: string, password: string): BenchPlan {
   let userN = 0;
@@ -72,13 +79,20 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     ),
   );
 
+  const factsUser = user(`facts@${DOMAIN}`, "Bench user with long-term facts");
+  const w1Facts = {
+    without: session(owner, "W1F, no facts", W1F_HISTORY),
+    with: session(factsUser, "W1F, 1000 facts", W1F_HISTORY),
+  };
+
   return {
     seed: { passwordHash, users, sessions },
     password,
     owner,
     admin,
     w2Users,
-    sessions: { warmup, count, w1, w2, w3, w4, w5, w6, w6Warmup },
+    factsUser,
+    sessions: { warmup, count, w1, w2, w3, w4, w5, w6, w6Warmup, w1Facts },
   };
 }
 

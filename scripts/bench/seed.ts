@@ -255,3 +255,53 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<number> {
     await client.end();
   }
 }
+
+/**
+ * `count` long-term facts for one user, all learned from the first message of `session` (W1F). None shares a subject
+ * with another, so all stay active.
+ */
+export async function seedFacts(url: string, { session, count }: { session: SeedSession; count: number }) {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: benchId("f", i + 1),
+    text: `My note number ${i + 1} says the ${TEXT_POOL[i % TEXT_POOL.length]?.split(" ").slice(0, 6).join(" ")}`,
+    at: BASE_MS + i * 1000,
+  }));
+  const source = messageId(session.n, 1);
+  if (dialectOf(url) === "sqlite") {
+    const conn = new Database(sqliteFilePath(url, ROOT));
+    try {
+      conn.pragma("busy_timeout = 5000");
+      const insert = conn.prepare(
+        `INSERT INTO "MemoryFact" ("id", "userId", "text", "sourceSessionId", "sourceMessageId", "createdAt", "updatedAt")
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      );
+      conn.transaction(() => {
+        for (const r of rows) {
+          insert.run(r.id, session.userId, r.text, session.id, source, sqliteTime(r.at), sqliteTime(r.at));
+        }
+      })();
+    } finally {
+      conn.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO "MemoryFact" ("id", "userId", "text", "sourceSessionId", "sourceMessageId", "createdAt", "updatedAt")
+       SELECT id, $1, text, $2, $3, to_timestamp(at / 1000.0), to_timestamp(at / 1000.0)
+       FROM unnest($4::text[], $5::text[], $6::bigint[]) AS t(id, text, at)`,
+      [
+        session.userId,
+        session.id,
+        source,
+        rows.map((r) => r.id),
+        rows.map((r) => r.text),
+        rows.map((r) => r.at),
+      ],
+    );
+  } finally {
+    await client.end();
+  }
+}

@@ -461,3 +461,43 @@ export async function runW5(
     throw new BenchError(`GET of the deleted session answered ${gone.status}, not 404`);
   return { messages: session.messages, via, wallMs: ms, before, after, receipt: data.receipt, rowsLeft };
 }
+
+// ------------------------------------------------------------------------------------------------------ W1F
+
+export interface W1FactsResult {
+  facts: number;
+  history: number;
+  without: Summary;
+  with: Summary;
+  /** median(with facts) / median(without). */
+  ratio: number;
+}
+
+/**
+ * W1 with long-term memory: turns of two users, interleaved, each in a session of the same history length — one
+ * with no facts, one with `facts` (their section is built and ranked every turn). Long-term memory is on for both.
+ */
+export async function runW1Facts(
+  without: { client: Client; session: SeedSession },
+  withFacts: { client: Client; session: SeedSession },
+  sizes: Sizes,
+  facts: number,
+): Promise<W1FactsResult> {
+  const sides = [without, withFacts];
+  for (const side of sides) {
+    for (let i = 0; i < sizes.w1WarmupTurns + 1; i++) {
+      await side.client.turn(side.session.id, turnContent("W1F warm-up", i));
+    }
+  }
+  const samples: number[][] = [[], []];
+  for (let i = 0; i < sizes.w1Turns * 2; i++) {
+    for (let k = 0; k < 2; k++) {
+      const j = (i + k) % 2;
+      const side = sides[j] as (typeof sides)[number];
+      (samples[j] as number[]).push((await side.client.turn(side.session.id, turnContent("W1F", i))).totalMs);
+    }
+  }
+  const a = summarize(samples[0] ?? []);
+  const b = summarize(samples[1] ?? []);
+  return { facts, history: without.session.messages, without: a, with: b, ratio: b.median / a.median };
+}

@@ -2,8 +2,11 @@ import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/auth-card";
 import { LoginForm } from "@/components/auth/login-form";
 import { getCurrentUser } from "@/lib/auth/session";
+import { getT } from "@/lib/i18n/server";
 
-export const metadata = { title: "Sign in" };
+export async function generateMetadata() {
+  return { title: (await getT("auth"))("signIn.title") };
+}
 
 export default async function LoginPage({
   searchParams,
@@ -12,8 +15,9 @@ export default async function LoginPage({
 }) {
   if (await getCurrentUser()) redirect("/");
   const { callbackUrl } = await searchParams;
+  const t = await getT("auth");
   return (
-    <AuthCard title="Sign in">
+    <AuthCard title={t("signIn.title")}>
       <LoginForm callbackUrl={callbackUrl ?? null} />
     </AuthCard>
   );

@@ -3,16 +3,20 @@ import { AuthCard } from "@/components/auth/auth-card";
 import { RegisterForm } from "@/components/auth/register-form";
 import { getCurrentUser } from "@/lib/auth/session";
 import { env } from "@/lib/env";
+import { getT } from "@/lib/i18n/server";
 
-export const metadata = { title: "Create account" };
+export async function generateMetadata() {
+  return { title: (await getT("auth"))("register.pageTitle") };
+}
 
 export default async function RegisterPage() {
   if (await getCurrentUser()) redirect("/");
+  const t = await getT("auth");
   return (
-    <AuthCard title="Create your account">
+    <AuthCard title={t("register.title")}>
       {env.REGISTRATION === "closed" ? (
         <p className="text-sm text-zinc-700" data-testid="registration-closed">
-          Sign-up is closed on this server. Ask an administrator for an account.
+          {t("register.closed")}
         </p>
       ) : (
         <RegisterForm needsInvite={env.REGISTRATION === "invite"} />

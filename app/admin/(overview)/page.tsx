@@ -1,48 +1,52 @@
 import Link from "next/link";
-import { plural } from "@/components/admin/format";
 import { MessagesChart, StatCard } from "@/components/admin/overview";
 import { PageHeader } from "@/components/admin/page-header";
 import { requireAdminPage } from "@/lib/admin/page-auth";
 import { getAdminOverview } from "@/lib/db/admin";
+import { getT } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
 export default async function AdminHome() {
   await requireAdminPage();
-  const o = await getAdminOverview();
+  const [o, t] = await Promise.all([getAdminOverview(), getT("admin")]);
+  const admins = t("overview.admins", { count: o.admins });
   return (
     <section>
-      <PageHeader
-        title="Admin console"
-        testId="admin-title"
-        description="Review sessions and messages, see what the model was sent, and delete what must go."
-      />
+      <PageHeader title={t("overview.title")} testId="admin-title" description={t("overview.description")} />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard
-          label="Users"
+          label={t("overview.users")}
           value={o.users}
           testId="stat-users"
           href="/admin/users"
-          note={`${plural(o.admins, "active admin")}${o.disabledUsers ? ` · ${o.disabledUsers} disabled` : ""}`}
+          note={o.disabledUsers ? t("overview.disabled", { admins, count: o.disabledUsers }) : admins}
         />
-        <StatCard label="Sessions" value={o.sessions} testId="stat-sessions" href="/admin/sessions" />
-        <StatCard label="Messages" value={o.messages} testId="stat-messages" />
         <StatCard
-          label="Messages, last 7 days"
+          label={t("overview.sessions")}
+          value={o.sessions}
+          testId="stat-sessions"
+          href="/admin/sessions"
+        />
+        <StatCard label={t("overview.messages")} value={o.messages} testId="stat-messages" />
+        <StatCard
+          label={t("overview.messages7d")}
           value={o.messagesLast7Days}
           testId="stat-messages-7d"
-          note="today and the 6 days before (UTC)"
+          note={t("overview.messages7dNote")}
         />
       </div>
       <div className="mt-4">
         <MessagesChart perDay={o.perDay} />
       </div>
       <p className="mt-4 text-sm text-zinc-600">
-        Every deletion and account change is recorded in the{" "}
-        <Link href="/admin/audit" className="underline">
-          audit log
-        </Link>
-        .
+        {t.rich("overview.auditNote", {
+          link: (chunks) => (
+            <Link href="/admin/audit" className="underline">
+              {chunks}
+            </Link>
+          ),
+        })}
       </p>
     </section>
   );

@@ -5,6 +5,7 @@ import { type AuditEntryView, toView } from "@/components/admin/types";
 import { requireAdminPage } from "@/lib/admin/page-auth";
 import { listAuditEntries } from "@/lib/db/admin-audit";
 import { decodeCursor, encodeCursor } from "@/lib/db/cursor";
+import { getT } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
@@ -24,17 +25,14 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: S
     badCursor = true;
   }
   const { entries, nextCursor } = await listAuditEntries({ cursor, limit: PAGE });
+  const t = await getT("admin");
 
   return (
     <section>
-      <PageHeader
-        title="Audit log"
-        testId="admin-audit-title"
-        description="Who deleted or changed what, and when. Entries hold ids and row counts, never message content."
-      />
-      {badCursor && <Notice>That page link is no longer valid; showing the newest entries.</Notice>}
+      <PageHeader title={t("audit.title")} testId="admin-audit-title" description={t("audit.description")} />
+      {badCursor && <Notice>{t("badCursorAudit")}</Notice>}
       {entries.length === 0 ? (
-        <EmptyState title="Nothing recorded yet.">Deletions and account changes will appear here.</EmptyState>
+        <EmptyState title={t("audit.none")}>{t("audit.noneHint")}</EmptyState>
       ) : (
         <>
           <AuditTable entries={toView<AuditEntryView[]>(entries)} currentUserId={admin.id} />
@@ -43,7 +41,7 @@ export default async function AdminAuditPage({ searchParams }: { searchParams: S
             cursor={cursor ? rawCursor : undefined}
             nextCursor={encodeCursor(nextCursor)}
             shown={entries.length}
-            noun={entries.length === 1 ? "entry" : "entries"}
+            noun="entry"
           />
         </>
       )}

@@ -3,21 +3,23 @@ import { PageHeader } from "@/components/admin/page-header";
 import { requireAdminPage } from "@/lib/admin/page-auth";
 import { listInvites } from "@/lib/db/invites";
 import { env } from "@/lib/env";
+import { getT } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
 export default async function AdminInvitesPage() {
   await requireAdminPage();
   const invites = await listInvites();
+  const t = await getT("admin");
   return (
     <section>
       <PageHeader
-        title="Invites"
+        title={t("invites.title")}
         testId="admin-invites-title"
         description={
           env.REGISTRATION === "invite"
-            ? "Sign-up needs an invite code. Each code creates one account and is shown only once."
-            : `Sign-up is ${env.REGISTRATION} (REGISTRATION). Codes made here work once it is set to invite.`
+            ? t("invites.descriptionInvite")
+            : t("invites.descriptionOther", { mode: env.REGISTRATION })
         }
       />
       <InvitesPanel

@@ -6,6 +6,7 @@ import { UsersTable } from "@/components/admin/users-table";
 import { requireAdminPage } from "@/lib/admin/page-auth";
 import { MAX_QUERY_CHARS } from "@/lib/admin/schemas";
 import { decodeUserCursor, listUsersForAdmin } from "@/lib/db/admin-users";
+import { getT } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
@@ -27,21 +28,23 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
     badCursor = true;
   }
   const { users, nextCursor } = await listUsersForAdmin({ q: q || undefined, afterEmail, limit: PAGE });
+  const t = await getT("admin");
 
   return (
     <section>
-      <PageHeader
-        title="Users"
-        testId="admin-users-title"
-        description="Roles, access and data per account. Recall always keeps at least one active administrator."
-      >
-        <SearchForm action="/admin/users" q={q} label="Search users" placeholder="Email or name" />
+      <PageHeader title={t("users.title")} testId="admin-users-title" description={t("users.description")}>
+        <SearchForm
+          action="/admin/users"
+          q={q}
+          label={t("users.searchLabel")}
+          placeholder={t("users.searchPlaceholder")}
+        />
       </PageHeader>
-      {badCursor && <Notice>That page link is no longer valid; showing the first page.</Notice>}
+      {badCursor && <Notice>{t("badCursor")}</Notice>}
       <UsersTable
         users={toView<AdminUserView[]>(users)}
         currentUserId={admin.id}
-        empty={<EmptyState title={q ? `No users match “${q}”.` : "No users yet."} />}
+        empty={<EmptyState title={q ? t("users.noMatch", { q }) : t("users.none")} />}
       />
       {users.length > 0 && (
         <Pager
@@ -50,7 +53,7 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
           cursor={afterEmail !== undefined ? rawCursor : undefined}
           nextCursor={nextCursor}
           shown={users.length}
-          noun={users.length === 1 ? "user" : "users"}
+          noun="user"
         />
       )}
     </section>

@@ -5,6 +5,7 @@ import { ChatView } from "@/components/chat/chat-view";
 import { getCurrentUser } from "@/lib/auth/session";
 import { getMessagesBySessionId, getSessionForUserOrThrow } from "@/lib/db/sessions";
 import { isAppError } from "@/lib/errors";
+import { getT } from "@/lib/i18n/server";
 import { maxInputChars, modelInfo } from "../../model-info";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ const loadSession = cache(async (sessionId: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const session = await loadSession((await params).sessionId);
-  return { title: session ? session.title : "Not found" };
+  return { title: session ? session.title : (await getT("pages"))("meta.notFound") };
 }
 
 export default async function ConversationPage({ params }: Props) {
@@ -45,6 +46,8 @@ export default async function ConversationPage({ params }: Props) {
         text: m.text,
         status: m.status,
         createdAt: m.createdAt.toISOString(),
+        parts: m.parts,
+        toolCallId: m.toolCallId,
       }))}
     />
   );

@@ -7,6 +7,7 @@ import { requireAdminPage } from "@/lib/admin/page-auth";
 import { MAX_QUERY_CHARS } from "@/lib/admin/schemas";
 import { listSessionsForAdmin } from "@/lib/db/admin";
 import { decodeCursor, encodeCursor } from "@/lib/db/cursor";
+import { getT } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
 
@@ -28,31 +29,28 @@ export default async function AdminSessionsPage({ searchParams }: { searchParams
     badCursor = true;
   }
   const { sessions, nextCursor } = await listSessionsForAdmin({ q: q || undefined, cursor, limit: PAGE });
+  const t = await getT("admin");
 
   return (
     <section>
       <PageHeader
-        title="Sessions"
+        title={t("sessions.title")}
         testId="admin-sessions-title"
-        description="Every conversation, most recently active first. Search by title or owner email."
+        description={t("sessions.description")}
       >
         <SearchForm
           action="/admin/sessions"
           q={q}
-          label="Search sessions"
-          placeholder="Title or owner email"
+          label={t("sessions.searchLabel")}
+          placeholder={t("sessions.searchPlaceholder")}
         />
       </PageHeader>
-      {badCursor && <Notice>That page link is no longer valid; showing the first page.</Notice>}
+      {badCursor && <Notice>{t("badCursor")}</Notice>}
       {sessions.length === 0 ? (
         q ? (
-          <EmptyState title={`No sessions match “${q}”.`}>
-            Search looks at titles and owner emails.
-          </EmptyState>
+          <EmptyState title={t("sessions.noMatch", { q })}>{t("sessions.noMatchHint")}</EmptyState>
         ) : (
-          <EmptyState title="No sessions yet.">
-            Conversations appear here as soon as someone starts one.
-          </EmptyState>
+          <EmptyState title={t("sessions.none")}>{t("sessions.noneHint")}</EmptyState>
         )
       ) : (
         <>
@@ -63,7 +61,7 @@ export default async function AdminSessionsPage({ searchParams }: { searchParams
             cursor={cursor ? rawCursor : undefined}
             nextCursor={encodeCursor(nextCursor)}
             shown={sessions.length}
-            noun={sessions.length === 1 ? "session" : "sessions"}
+            noun="session"
           />
         </>
       )}

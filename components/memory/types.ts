@@ -1,0 +1,29 @@
+// The JSON of the long-term memory API (GET /api/memories, /api/me/settings), as the browser receives it.
+
+export interface MemoryView {
+  id: string;
+  text: string;
+  sourceSessionId: string;
+  sourceMessageId: string;
+  sourceSessionTitle: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Present with `?include=superseded`: the fact that replaced this one (null: still used). */
+  supersededById?: string | null;
+}
+
+export interface MemoriesPage {
+  memories: MemoryView[];
+  nextCursor: string | null;
+}
+
+export interface UserSettingsView {
+  longTermMemory: boolean;
+}
+
+/** Same limit as the API (lib/api/memory-schemas.ts). */
+export const MAX_FACT_CHARS = 500;
+
+/** Where a fact was learned: its conversation, opened at the message. */
+export const sourceHref = (m: Pick<MemoryView, "sourceSessionId" | "sourceMessageId">) =>
+  `/c/${m.sourceSessionId}?message=${encodeURIComponent(m.sourceMessageId)}`;

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+
+// Input of the long-term memory management API (/api/memories, /api/me/settings).
+
+export const MAX_FACT_CHARS = 500;
+
+export const updateFactSchema = z
+  .object({
+    text: z
+      .string({ message: "text must be a string" })
+      .trim()
+      .min(1, "A memory cannot be empty; delete it instead.")
+      .max(MAX_FACT_CHARS, `A memory can have at most ${MAX_FACT_CHARS} characters.`),
+  })
+  .strict();
+
+export const userSettingsSchema = z
+  .object({
+    longTermMemory: z.boolean({ message: "longTermMemory must be true or false" }),
+  })
+  .strict();
+
+/** `?include=superseded` adds the replaced facts; any other value is a 400. */
+export function includeSupersededParam(url: URL): boolean {
+  const include = url.searchParams.get("include");
+  if (include === null || include === "") return false;
+  if (include === "superseded") return true;
+  throw new AppError("bad_request", "include can only be superseded.");
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import sharp from "sharp";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  answerIdOf,
+  answerOf,
+  closeApps,
+  contextOf,
+  createUserWithSession,
+  drain,
+  loadApp,
+} from "@/lib/chat/test-helpers";
+
+// Attachments inside real turns (issue 12), on this run's database and the offline model, with both model APIs.
+// Needs lib/chat/turn.ts to claim the turn's attachments and resolve their references before the model call
+// (lib/attachments/claim.ts, lib/attachments/resolve.ts); until then it fails.
+
+afterEach(closeApps);
+
+async function app(vars: Record<string, string> = {}) {
+  const loaded = await loadApp(vars);
+  const { uploadAttachment } = await import("./upload");
+  /** Stores a file for `userId` as POST /api/attachments would. */
+  const upload = async (userId: string, data: Uint8Array | string, name: string) => {
+    const form = new FormData();
+    form.append("file", new Blob([typeof data === "string" ? data : new Uint8Array(data)]), name);
+    const req = new Request("http://127.0.0.1/api/attachments", { method: "POST", body: form });
+    return uploadAttachment({ userId, req });
+  };
+  const send = async (sessionId: string, userId: string, content: string, attachments?: string[]) =>
+    drain(await loaded.startTurn({ sessionId, userId, input: { content, attachments } }));
+  return { ...loaded, upload, send };
+}
+
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: "#2a7f3b" } })
+    .png()
+    .toBuffer();
+
+describe.each(["chat", "responses"] as const)("a turn with attachments (%s API)", (style) => {
+  it("sends the picture, keeps only its reference in memory and the trace, and answers its size two turns later", async () => {
+    const a = await app({ OPENAI_API_STYLE: style });
+    const { userId, sessionId } = await createUserWithSession(a.db);
+    const image = await a.upload(userId, await png(64, 48), "garden.png");
+    const notes = await a.upload(userId, "milk\neggs\n", "list.txt");
+
+    const first = await a.send(sessionId, userId, "Here is my garden", [image.id, notes.id]);
+    expect(answerOf(first)).toContain("I see 1 image: a PNG image, 64 × 48 pixels.");
+    expect(answerOf(first)).toContain("I read 1 text file: list.txt");
+    const question = await a.db.chatMessage.findFirstOrThrow({ where: { sessionId, seq: 1 } });
+    expect(question.text).toBe("Here is my garden");
+    expect(await a.db.attachment.count({ where: { messageId: question.id } })).toBe(2);
+
+    // The recorded context counts the image by OpenAI's rule (64 × 48: one tile, 255 tokens) and holds no bytes.
+    const context = await contextOf(a.db, answerIdOf(first));
+    const current = context.entries.find((e) => e.source === "current") as { tokens?: number } | undefined;
+    expect(current?.tokens).toBeGreaterThan(255);
+    expect(JSON.stringify(context.entries)).not.toContain("base64");
+
+    await a.send(sessionId, userId, "The weather is lovely today.");
+    const third = await a.send(sessionId, userId, "What size was the picture I sent?");
+    expect(answerOf(third)).toBe("The picture you sent is a PNG image, 64 × 48 pixels.");
+    expect(await contextOf(a.db, answerIdOf(third)).then((c) => c.entries.map((e) => e.seq))).toContain(1);
+
+    const snapshot = await a.db.memorySnapshot.findUniqueOrThrow({ where: { sessionId } });
+    const stored = JSON.stringify(snapshot.items);
+    expect(stored).toContain(`attachment:${image.id}?w=64&h=48`);
+    expect(stored).toContain("--- Attached file: list.txt ---");
+    expect(stored).not.toContain("base64");
+  });
+});
+
+describe("attachments and the memory window", () => {
+  it("a picture the window dropped is not seen by the model, but stays in the history", async () => {
+    const a = await app({ MEMORY_MAX_MESSAGES: "2" });
+    const { userId, sessionId } = await createUserWithSession(a.db);
+    const image = await a.upload(userId, await png(30, 20), "p.png");
+    await a.send(sessionId, userId, "A picture", [image.id]);
+    await a.send(sessionId, userId, "Something else");
+    const asked = await a.send(sessionId, userId, "What size was the picture I sent?");
+    expect(answerOf(asked)).toMatch(/^I can't see any picture from you/);
+    const row = await a.db.attachment.findUniqueOrThrow({
+      where: { id: image.id },
+      include: { message: true },
+    });
+    expect(row.message?.seq).toBe(1);
+  });
+
+  it("a message may be only a picture; a claim that fails stores nothing (422)", async () => {
+    const a = await app();
+    const { userId, sessionId } = await createUserWithSession(a.db);
+    const other = await a.db.user.create({
+      data: { email: `o-${randomUUID()}@example.test`, name: "O", passwordHash: "x" },
+    });
+    const theirs = await a.upload(other.id, "not yours", "x.txt");
+    await expect(a.send(sessionId, userId, "look", [theirs.id])).rejects.toMatchObject({
+      code: "validation_failed",
+      status: 422,
+    });
+    expect(await a.db.chatMessage.count({ where: { sessionId } })).toBe(0);
+
+    const image = await a.upload(userId, await png(8, 8), "tiny.png");
+    const events = await a.send(sessionId, userId, "", [image.id]);
+    expect(answerOf(events)).toBe("I see 1 image: a PNG image, 8 × 8 pixels.");
+  });
+});

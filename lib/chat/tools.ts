@@ -1,0 +1,195 @@
+import "server-only";
+import { z } from "zod";
+import { type FactRow, forgetFacts, listActiveFacts, rememberFact } from "@/lib/db/memories";
+import { inTransaction } from "@/lib/db/turns";
+import type { ToolSpec } from "@/lib/llm";
+import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall } from "@/lib/memory";
+import { errorText } from "./stream-answer";
+
+// The built-in tools a turn offers the model (issue 11). Arguments are validated with zod; whatever goes wrong —
+// bad arguments, an unknown tool, a tool that throws — becomes the tool's result, so the model sees it and the turn
+// goes on.
+
+export interface ToolContext {
+  userId: string;
+  sessionId: string;
+  /** The user message of the turn: the source of anything remembered. */
+  questionId: string;
+  /** Whether long-term memory is on for this user (else the memory tools refuse). */
+  longTermMemory: boolean;
+}
+
+interface Tool<A> {
+  spec: ToolSpec;
+  args: z.ZodType<A>;
+  memory: boolean;
+  run(args: A, ctx: ToolContext): Promise<Record<string, unknown>>;
+}
+
+const factView = (f: FactRow) => ({ id: f.id, text: f.text });
+
+const remember: Tool<{ fact: string; subject?: string | undefined }> = {
+  spec: {
+    name: "remember",
+    description:
+      'Store a fact about the user in long-term memory, available in all their future conversations. Use it when the user asks you to remember something, or states something that changes a fact already in long-term memory. Write the fact as a short first-person sentence from the user\'s side ("My favourite colour is teal").',
+    parameters: {
+      type: "object",
+      properties: {
+        fact: { type: "string", description: "The fact, one short sentence." },
+        subject: {
+          type: "string",
+          description:
+            'What the fact is about, a few words ("favourite colour"). A newer fact on the same subject replaces the older one.',
+        },
+      },
+      required: ["fact"],
+      additionalProperties: false,
+    },
+  },
+  args: z.object({
+    fact: z.string().trim().min(1, "fact must not be empty").max(500, "fact can have at most 500 characters"),
+    subject: z.string().trim().max(80).optional(),
+  }),
+  memory: true,
+  run: async ({ fact, subject }, ctx) => {
+    const {
+      fact: row,
+      superseded,
+      duplicate,
+    } = await inTransaction((tx) =>
+      rememberFact(tx, {
+        userId: ctx.userId,
+        text: fact,
+        subject: (subject ? normalizeSubject(subject) : null) ?? subjectOf(fact),
+        sourceSessionId: ctx.sessionId,
+        sourceMessageId: ctx.questionId,
+      }),
+    );
+    return {
+      remembered: factView(row),
+      replaced: superseded.map(factView),
+      ...(duplicate ? { already: true } : {}),
+    };
+  },
+};
+
+const forget: Tool<{ memory: string }> = {
+  spec: {
+    name: "forget",
+    description:
+      "Delete facts from long-term memory: by memory id (as listed in the Long-term memory section) or by a description of what to forget.",
+    parameters: {
+      type: "object",
+      properties: { memory: { type: "string", description: "A memory id, or what to forget." } },
+      required: ["memory"],
+      additionalProperties: false,
+    },
+  },
+  args: z.object({ memory: z.string().trim().min(1, "memory must not be empty").max(500) }),
+  memory: true,
+  run: async ({ memory }, ctx) => {
+    const forgotten = await inTransaction(async (tx) => {
+      const active = await listActiveFacts(tx, { userId: ctx.userId });
+      const byId = active.find((f) => f.id === memory);
+      const chosen = byId ? [byId] : matchFacts(active, memory);
+      return forgetFacts(tx, { userId: ctx.userId, ids: chosen.map((f) => f.id) });
+    });
+    return { forgotten: forgotten.filter((f) => f.supersededById === null).map(factView) };
+  },
+};
+
+const SEARCH_RESULTS = 10;
+
+const searchMemories: Tool<{ query: string }> = {
+  spec: {
+    name: "search_memories",
+    description: "Search the user's long-term memory for facts about a topic.",
+    parameters: {
+      type: "object",
+      properties: { query: { type: "string", description: "Words to look for." } },
+      required: ["query"],
+      additionalProperties: false,
+    },
+  },
+  args: z.object({ query: z.string().trim().min(1, "query must not be empty").max(200) }),
+  memory: true,
+  run: async ({ query }, ctx) => {
+    const active = await listActiveFacts(undefined, { userId: ctx.userId });
+    const hits = matchFactsRanked(active, query).slice(0, SEARCH_RESULTS);
+    return { memories: hits.map((f) => ({ ...factView(f), sourceSessionId: f.sourceSessionId })) };
+  },
+};
+
+/** Facts sharing any term with the query, best first. */
+function matchFactsRanked(facts: FactRow[], query: string): FactRow[] {
+  const matching = new Set<FactRow>();
+  let rest = facts;
+  for (;;) {
+    const best = matchFacts(rest, query);
+    if (best.length === 0) break;
+    for (const f of best) matching.add(f);
+    rest = rest.filter((f) => !matching.has(f));
+  }
+  return rankFacts([...matching], query);
+}
+
+const currentTime: Tool<Record<string, never>> = {
+  spec: {
+    name: "current_time",
+    description: "The current date and time (ISO 8601, UTC).",
+    parameters: { type: "object", properties: {}, additionalProperties: false },
+  },
+  args: z.object({}).strict() as unknown as z.ZodType<Record<string, never>>,
+  memory: false,
+  run: async () => ({ now: new Date().toISOString(), timeZone: "UTC" }),
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry of tools with different argument types
+const TOOLS: Tool<any>[] = [remember, forget, searchMemories, currentTime];
+
+/** The tools offered in a turn: the memory tools only when long-term memory is on. */
+export function toolsFor({ longTermMemory }: { longTermMemory: boolean }): ToolSpec[] {
+  return TOOLS.filter((t) => longTermMemory || !t.memory).map((t) => t.spec);
+}
+
+export interface ToolResult {
+  toolCallId: string;
+  name: string;
+  ok: boolean;
+  /** What the model is sent: JSON, `{ error }` when the tool did not do its work. */
+  text: string;
+}
+
+const failed = (call: ToolCall, error: string): ToolResult => ({
+  toolCallId: call.id,
+  name: call.name,
+  ok: false,
+  text: JSON.stringify({ error }),
+});
+
+/** Runs one call; never throws. */
+export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
+  const tool = TOOLS.find((t) => t.spec.name === call.name);
+  if (!tool) return failed(call, `There is no tool named ${call.name}.`);
+  if (tool.memory && !ctx.longTermMemory) {
+    return failed(call, "Long-term memory is switched off for this user.");
+  }
+  let raw: unknown;
+  try {
+    raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+  } catch {
+    return failed(call, "The arguments are not valid JSON.");
+  }
+  const parsed = tool.args.safeParse(raw);
+  if (!parsed.success) {
+    return failed(call, `Invalid arguments: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+  }
+  try {
+    const result = await tool.run(parsed.data, ctx);
+    return { toolCallId: call.id, name: call.name, ok: true, text: JSON.stringify(result) };
+  } catch (e) {
+    console.warn(`[chat] tool ${call.name} failed in session ${ctx.sessionId}: ${errorText(e)}`);
+    return failed(call, `The ${call.name} tool failed: ${errorText(e)}`);
+  }
+}

@@ -1,0 +1,290 @@
+import "server-only";
+import { db, type Tx } from "./client";
+
+// Long-term facts (MemoryFact; docs/decisions/014-long-term-memory.md). Every query names the user, so a fact never
+// crosses users. The turn's side (what is injected, what the tools do) is first; the management API follows.
+
+export const factSelect = {
+  id: true,
+  text: true,
+  subject: true,
+  sourceSessionId: true,
+  sourceMessageId: true,
+  supersededById: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+export interface FactRow {
+  id: string;
+  text: string;
+  subject: string | null;
+  sourceSessionId: string;
+  sourceMessageId: string;
+  supersededById: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Client = Tx | typeof db;
+
+/** Whether the user has long-term memory switched on (a missing user reads as off). */
+export async function getLongTermMemorySetting(client: Client | undefined, { userId }: { userId: string }) {
+  const user = await (client ?? db).user.findUnique({
+    where: { id: userId },
+    select: { longTermMemory: true },
+  });
+  return user?.longTermMemory ?? false;
+}
+
+/**
+ * The user's switch and a fingerprint of their active facts (count and newest change), in one statement served by
+ * the (userId, supersededById, updatedAt) index: a turn reads the facts themselves only when the fingerprint moved.
+ * A missing user reads as off.
+ */
+export async function longTermMemoryState({ userId }: { userId: string }) {
+  const [row] = await db.$queryRaw<{ on: unknown; n: unknown; at: unknown }[]>`
+    SELECT u."longTermMemory" AS "on", COUNT(f."id") AS "n", MAX(f."updatedAt") AS "at"
+    FROM "User" u LEFT JOIN "MemoryFact" f ON f."userId" = u."id" AND f."supersededById" IS NULL
+    WHERE u."id" = ${userId}
+    GROUP BY u."longTermMemory"`;
+  if (!row) return { enabled: false, stamp: "" };
+  const at = row.at instanceof Date ? row.at.getTime() : String(row.at ?? "");
+  return { enabled: row.on === true || Number(row.on) === 1, stamp: `${String(row.n)}:${at}` };
+}
+
+/**
+ * A cheap fingerprint of the user's active facts (count and newest change), read from the (userId, supersededById,
+ * updatedAt) index alone: callers cache the facts themselves and reread them only when it changes.
+ */
+export async function activeFactsStamp(client: Client | undefined, { userId }: { userId: string }) {
+  const agg = await (client ?? db).memoryFact.aggregate({
+    where: { userId, supersededById: null },
+    _count: true,
+    _max: { updatedAt: true },
+  });
+  return `${agg._count}:${agg._max.updatedAt?.getTime() ?? 0}`;
+}
+
+/** The user's active (not superseded) facts, most recently changed first. */
+export async function listActiveFacts(client: Client | undefined, { userId }: { userId: string }) {
+  return (client ?? db).memoryFact.findMany({
+    where: { userId, supersededById: null },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    select: factSelect,
+  });
+}
+
+/**
+ * Stores a fact learned from `sourceMessageId`. When it has a subject, the user's active facts on the same subject
+ * are superseded by it (kept, marked replaced). The same text already active is not stored twice: it is returned.
+ */
+export async function rememberFact(
+  tx: Tx,
+  {
+    userId,
+    text,
+    subject,
+    sourceSessionId,
+    sourceMessageId,
+  }: {
+    userId: string;
+    text: string;
+    subject: string | null;
+    sourceSessionId: string;
+    sourceMessageId: string;
+  },
+): Promise<{ fact: FactRow; superseded: FactRow[]; duplicate: boolean }> {
+  const same = await tx.memoryFact.findFirst({
+    where: { userId, supersededById: null, text },
+    select: factSelect,
+  });
+  if (same) return { fact: same, superseded: [], duplicate: true };
+  const now = new Date();
+  const fact = await tx.memoryFact.create({
+    data: { userId, text, subject, sourceSessionId, sourceMessageId, createdAt: now, updatedAt: now },
+    select: factSelect,
+  });
+  const superseded = subject
+    ? await tx.memoryFact.updateManyAndReturn({
+        where: { userId, subject, supersededById: null, id: { not: fact.id } },
+        data: { supersededById: fact.id },
+        select: factSelect,
+      })
+    : [];
+  return { fact, superseded, duplicate: false };
+}
+
+/**
+ * Deletes the user's facts with these ids, and the facts they had replaced (forgetting a subject forgets its
+ * history too). Returns the deleted facts; ids that are not the user's are ignored.
+ */
+export async function forgetFacts(tx: Tx, { userId, ids }: { userId: string; ids: string[] }) {
+  if (ids.length === 0) return [];
+  const chosen = await tx.memoryFact.findMany({ where: { userId, id: { in: ids } }, select: factSelect });
+  const all = [...chosen];
+  let frontier = chosen.map((f) => f.id);
+  while (frontier.length > 0) {
+    const older = await tx.memoryFact.findMany({
+      where: { userId, supersededById: { in: frontier } },
+      select: factSelect,
+    });
+    all.push(...older);
+    frontier = older.map((f) => f.id);
+  }
+  await tx.memoryFact.deleteMany({ where: { userId, id: { in: all.map((f) => f.id) } } });
+  return all;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Management: the /memory page, /api/memories, /api/me/settings and the admin's user list.
+
+import { AppError } from "@/lib/errors";
+import { type Cursor, keysetArgs, keysetPage } from "./cursor";
+
+const factNotFound = () => new AppError("not_found", "This memory does not exist or is not yours.");
+
+/** A fact as the management API shows it: where it came from, and (with superseded ones) what replaced it. */
+export interface ManagedFact {
+  id: string;
+  text: string;
+  sourceSessionId: string;
+  sourceMessageId: string;
+  /** The source conversation's title, for the link back to it. */
+  sourceSessionTitle: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Only when superseded facts were asked for: the fact that replaced this one (null: active). */
+  supersededById?: string | null;
+}
+
+/**
+ * The user's facts, most recently changed first, keyset-paginated on (updatedAt, id). Active ones only unless
+ * `includeSuperseded`.
+ */
+export async function listFactsByUserId({
+  userId,
+  cursor,
+  limit,
+  includeSuperseded = false,
+}: {
+  userId: string;
+  cursor?: Cursor;
+  limit: number;
+  includeSuperseded?: boolean;
+}): Promise<{ facts: ManagedFact[]; nextCursor: Cursor | null }> {
+  const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
+  const rows = await db.memoryFact.findMany({
+    ...args,
+    where: { userId, ...(includeSuperseded ? {} : { supersededById: null }), ...where },
+    select: { ...factSelect, sourceSession: { select: { title: true } } },
+  });
+  const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (f) => ({ at: f.updatedAt, id: f.id }) });
+  const facts = page.map(({ subject: _subject, sourceSession, supersededById, ...f }) => ({
+    ...f,
+    sourceSessionTitle: sourceSession.title,
+    ...(includeSuperseded ? { supersededById } : {}),
+  }));
+  return { facts, nextCursor };
+}
+
+/** Changes the text of one of the user's facts (its source stays); someone else's fact is a 404. */
+export async function updateFactTextForUser({
+  userId,
+  factId,
+  text,
+}: {
+  userId: string;
+  factId: string;
+  text: string;
+}) {
+  const [row] = await db.memoryFact.updateManyAndReturn({
+    where: { id: factId, userId },
+    data: { text, updatedAt: new Date() },
+    select: factSelect,
+  });
+  if (!row) throw factNotFound();
+  const { subject: _subject, ...fact } = row;
+  return fact;
+}
+
+/**
+ * Deletes one of the user's facts, with the earlier facts it had replaced — the same rule as the `forget` tool, so
+ * deleting the newest version of a subject does not bring an older one back. Someone else's fact is a 404. One
+ * audit entry with the count (never the text).
+ */
+export async function deleteFactForUser({ userId, factId }: { userId: string; factId: string }) {
+  return db.$transaction(async (tx) => {
+    const gone = await forgetFacts(tx, { userId, ids: [factId] });
+    if (gone.length === 0) throw factNotFound();
+    const deleted = { MemoryFact: gone.length };
+    await tx.auditLog.create({
+      data: {
+        actorId: userId,
+        action: "memory.delete",
+        targetType: "MemoryFact",
+        targetId: factId,
+        details: deleted,
+      },
+    });
+    return { deleted };
+  });
+}
+
+export interface UserSettings {
+  /** Long-term memory on: facts are injected into each turn and the remember tool is offered. */
+  longTermMemory: boolean;
+}
+
+export async function getUserSettings({ userId }: { userId: string }): Promise<UserSettings> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } });
+  if (!user) throw new AppError("not_found", "This account does not exist any more.");
+  return user;
+}
+
+export async function updateUserSettings({
+  userId,
+  settings,
+}: {
+  userId: string;
+  settings: Partial<UserSettings>;
+}): Promise<UserSettings> {
+  const [user] = await db.user.updateManyAndReturn({
+    where: { id: userId },
+    data: settings,
+    select: { longTermMemory: true },
+  });
+  if (!user) throw new AppError("not_found", "This account does not exist any more.");
+  return user;
+}
+
+/** Stored facts per user (active and replaced), for the admin user list: one grouped query for a page of users. */
+export async function countFactsByUserIds(userIds: string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.memoryFact.groupBy({
+    by: ["userId"],
+    where: { userId: { in: userIds } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((r) => [r.userId, r._count._all]));
+}
+
+/** An administrator deletes every fact of a user; one audit entry with the count (never a fact's text). */
+export async function deleteUserFactsForAdmin({ actorId, userId }: { actorId: string; userId: string }) {
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
+    if (!user) throw new AppError("not_found", "This user does not exist (they may have been deleted).");
+    const { count } = await tx.memoryFact.deleteMany({ where: { userId } });
+    const deleted = { MemoryFact: count };
+    await tx.auditLog.create({
+      data: {
+        actorId,
+        action: "user.delete_memories",
+        targetType: "User",
+        targetId: userId,
+        details: deleted,
+      },
+    });
+    return { deleted };
+  });
+}

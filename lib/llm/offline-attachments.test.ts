@@ -1,0 +1,162 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { toChatMessages, toResponsesInput } from "@/lib/memory";
+import { withAttachedFiles } from "@/lib/memory/attachments";
+import {
+  type AttachmentMessage,
+  attachmentMessages,
+  attachmentReply,
+  describeImages,
+  imageInfo,
+  imageInfoFromDataUrl,
+  isPictureSizeQuestion,
+  offlineAttachmentReply,
+} from "./offline-attachments";
+
+const PLAIN = "(the plain offline reply)";
+
+async function image(
+  format: "png" | "jpeg" | "webp" | "gif",
+  width: number,
+  height: number,
+  options: { alpha?: boolean; lossless?: boolean } = {},
+) {
+  const base = sharp({
+    create: {
+      width,
+      height,
+      channels: options.alpha ? 4 : 3,
+      background: options.alpha ? { r: 10, g: 200, b: 30, alpha: 0.5 } : "#3366cc",
+    },
+  });
+  const out =
+    format === "png"
+      ? base.png()
+      : format === "jpeg"
+        ? base.jpeg()
+        : format === "webp"
+          ? base.webp({ lossless: options.lossless ?? false })
+          : base.gif();
+  return out.toBuffer();
+}
+
+const dataUrl = (bytes: Buffer, mime = "image/png") => `data:${mime};base64,${bytes.toString("base64")}`;
+
+describe("imageInfo reads type and size from the header bytes", () => {
+  it.each([
+    ["png", 64, 48, {}, "PNG"],
+    ["jpeg", 640, 480, {}, "JPEG"],
+    ["gif", 33, 17, {}, "GIF"],
+    ["webp", 300, 200, {}, "WebP"],
+    ["webp", 301, 199, { lossless: true }, "WebP"],
+    ["webp", 120, 90, { alpha: true }, "WebP"],
+  ] as const)("%s %i×%i %j", async (format, width, height, options, type) => {
+    const bytes = await image(format, width, height, options);
+    expect(imageInfo(new Uint8Array(bytes))).toEqual({ type, width, height });
+    // The declared type of the data URL plays no part: the bytes decide.
+    expect(imageInfoFromDataUrl(dataUrl(bytes, "application/octet-stream"))).toEqual({ type, width, height });
+  });
+
+  it("is null for text, a cut-off header or a non-data URL", async () => {
+    expect(imageInfo(new TextEncoder().encode("hello world, not an image"))).toBeNull();
+    expect(imageInfo(new Uint8Array((await image("png", 4, 4)).subarray(0, 12)))).toBeNull();
+    expect(imageInfoFromDataUrl("https://example.test/a.png")).toBeNull();
+  });
+});
+
+describe("the offline model's answers about attachments", () => {
+  it("describes the images of the current message deterministically", async () => {
+    const png = dataUrl(await image("png", 64, 48));
+    const jpeg = dataUrl(await image("jpeg", 100, 50), "image/jpeg");
+    expect(describeImages([png])).toBe("I see 1 image: a PNG image, 64 × 48 pixels.");
+    const reply = attachmentReply([{ role: "user", text: "Look", images: [png, jpeg] }], PLAIN);
+    expect(reply).toBe(
+      `I see 2 images: a PNG image, 64 × 48 pixels and a JPEG image, 100 × 50 pixels.\n\n${PLAIN}`,
+    );
+    expect(attachmentReply([{ role: "user", text: "", images: [png] }], PLAIN)).toBe(
+      "I see 1 image: a PNG image, 64 × 48 pixels.",
+    );
+  });
+
+  it("reads text files sent with the message", () => {
+    const text = withAttachedFiles("Summarize", [{ name: "notes.md", text: "# Groceries\nmilk\neggs" }]);
+    expect(attachmentReply([{ role: "user", text, images: [] }], PLAIN)).toBe(
+      `I read 1 text file: notes.md (3 lines, 21 characters, beginning "# Groceries").\n\n${PLAIN}`,
+    );
+  });
+
+  it("answers the size of a picture sent two turns earlier from the history it was sent", async () => {
+    const png = dataUrl(await image("png", 64, 48));
+    const messages: AttachmentMessage[] = [
+      { role: "system", text: "You are Recall.", images: [] },
+      { role: "user", text: "Here is a picture of my cat", images: [png] },
+      { role: "assistant", text: "I see 1 image.", images: [] },
+      { role: "user", text: "The weather is nice today", images: [] },
+      { role: "assistant", text: "Indeed.", images: [] },
+      { role: "user", text: "What size was the picture I sent?", images: [] },
+    ];
+    expect(attachmentReply(messages, PLAIN)).toBe("The picture you sent is a PNG image, 64 × 48 pixels.");
+  });
+
+  it("knows only what the request holds: no image in the history, no size (whatever it said before)", () => {
+    const messages: AttachmentMessage[] = [
+      { role: "user", text: "Here is a picture", images: [] },
+      { role: "assistant", text: "I see 1 image: a PNG image, 64 × 48 pixels.", images: [] },
+      { role: "user", text: "What size was the picture I sent?", images: [] },
+    ];
+    expect(attachmentReply(messages, PLAIN)).toMatch(/^I can't see any picture from you/);
+  });
+
+  it("recalls a file sent earlier", () => {
+    const messages: AttachmentMessage[] = [
+      { role: "user", text: withAttachedFiles("", [{ name: "a.csv", text: "x,y\n1,2" }]), images: [] },
+      { role: "assistant", text: "ok", images: [] },
+      { role: "user", text: "What file did I send you?", images: [] },
+    ];
+    expect(attachmentReply(messages, PLAIN)).toBe(
+      'You sent the file a.csv (2 lines, 7 characters, beginning "x,y").',
+    );
+  });
+
+  it("leaves every other answer, and summary requests, alone", () => {
+    expect(attachmentReply([{ role: "user", text: "Hello", images: [] }], PLAIN)).toBe(PLAIN);
+    const summary: AttachmentMessage[] = [
+      { role: "system", text: "You maintain the running summary of a conversation, …", images: [] },
+      { role: "user", text: "User: what size was the picture I sent?", images: [] },
+    ];
+    expect(attachmentReply(summary, PLAIN)).toBe(PLAIN);
+  });
+
+  it.each([
+    "What size was the picture I sent?",
+    "what are the dimensions of the image?",
+    "How big was that photo?",
+    "What was the resolution of my screenshot",
+    "我发的图片多大？",
+  ])("recognises %j as a question about a picture's size", (q) => {
+    expect(isPictureSizeQuestion(q)).toBe(true);
+  });
+
+  it.each(["What size shoes do I wear?", "Describe the weather"])("does not take %j for one", (q) => {
+    expect(isPictureSizeQuestion(q)).toBe(false);
+  });
+});
+
+describe("requests of both APIs, as the projections make them", () => {
+  it("carry the images to the offline model either way", async () => {
+    const png = dataUrl(await image("png", 20, 10));
+    const items = [
+      { role: "user" as const, text: "Here", imageUrls: [png] },
+      { role: "assistant" as const, text: "ok" },
+      { role: "user" as const, text: "What size was the image?" },
+    ];
+    const chat = { model: "x", messages: toChatMessages(items) };
+    const responses = { model: "x", input: toResponsesInput(items) };
+    for (const body of [chat, responses]) {
+      expect(attachmentMessages(body).map((m) => m.images.length)).toEqual([1, 0, 0]);
+      expect(offlineAttachmentReply(body, PLAIN)).toBe(
+        "The picture you sent is a PNG image, 20 × 10 pixels.",
+      );
+    }
+  });
+});
