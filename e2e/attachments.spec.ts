@@ -1,8 +1,10 @@
 import sharp from "sharp";
 import { type ChatPage, expect, test } from "./fixtures";
 
-// Attachments (issue 12): a picture goes with a message, memory keeps it (the offline model reads its size from the
-// image it is sent two turns later), a reload shows it again, and deleting the conversation deletes the file.
+// Attachments (issue 12): pictures go with a message, memory keeps them (two turns later the offline model names
+// their original sizes from the line that comes with each image: a photo is sent at the model's working resolution,
+// 1024 × 768, yet its 1600 × 1200 is known), a reload shows them again, and deleting the conversation deletes the
+// files.
 // Runs on the main server (npm run test:e2e -- e2e/attachments.spec.ts; E2E_PORT=3223 E2E_WINDOW_PORT=3224 keeps it
 // off other runs' ports).
 
@@ -14,6 +16,22 @@ async function pngFile(name = "garden.png") {
     .png()
     .toBuffer();
   return { name, mimeType: "image/png", buffer };
+}
+
+/** A photo larger than the model's working resolution (it is sent scaled to 1024 × 768). */
+async function photoFile(name = "beach.jpg") {
+  const buffer = await sharp({
+    create: {
+      width: 1600,
+      height: 1200,
+      channels: 3,
+      background: "#6699cc",
+      noise: { type: "gaussian", mean: 128, sigma: 20 },
+    },
+  })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  return { name, mimeType: "image/jpeg", buffer };
 }
 
 /** Attaches files through the composer's file input and waits until each has uploaded. */
@@ -30,36 +48,42 @@ async function attach(chat: ChatPage, files: { name: string; mimeType: string; b
 }
 
 test.describe("attachments", () => {
-  test("a picture is remembered two turns later, restored on reload, and deleted with its conversation @pg", async ({
+  test("pictures are remembered two turns later, restored on reload, and deleted with their conversation @pg", async ({
     page,
     chat,
     user,
   }) => {
     void user;
     await chat.goto();
-    await attach(chat, [await pngFile()]);
-    await expect(page.getByTestId("composer-attachment")).toHaveAttribute("data-status", "ready");
+    await attach(chat, [await pngFile(), await photoFile()]);
+    for (const item of await page.getByTestId("composer-attachment").all())
+      await expect(item).toHaveAttribute("data-status", "ready");
 
-    const first = await chat.send("Here is a picture of my garden");
+    const first = await chat.send("Here are my garden and the beach");
     expect(first.status).toBe("complete");
-    expect(first.text).toContain(`a PNG image, ${WIDTH} × ${HEIGHT} pixels`);
-    // Sent: the composer is empty again and the message shows the picture.
+    expect(first.text).toContain(
+      `I see 2 images: a PNG image, ${WIDTH} × ${HEIGHT} pixels and a JPEG image, 1600 × 1200 pixels.`,
+    );
+    // Sent: the composer is empty again and the message shows the pictures.
     await expect(page.getByTestId("composer-attachment")).toHaveCount(0);
     const userMessage = chat.items.first();
-    await expect(userMessage.getByTestId("message-attachment")).toHaveCount(1);
+    await expect(userMessage.getByTestId("message-attachment")).toHaveCount(2);
 
     await chat.send("The weather is lovely today.");
-    const third = await chat.send("What size was the picture I sent?");
-    expect(third.text).toBe(`The picture you sent is a PNG image, ${WIDTH} × ${HEIGHT} pixels.`);
+    const third = await chat.send("What size were the pictures I sent?");
+    expect(third.text).toBe(
+      `The pictures you sent are: a PNG image, ${WIDTH} × ${HEIGHT} pixels and a JPEG image, 1600 × 1200 pixels.`,
+    );
 
     // A reload restores the thumbnail from the stored message.
     await page.reload();
-    const thumbnail = chat.items.first().getByTestId("message-attachment-thumbnail");
+    await expect(chat.items.first().getByTestId("message-attachment")).toHaveCount(2);
+    const thumbnail = chat.items.first().getByTestId("message-attachment-thumbnail").first();
     await expect(thumbnail).toBeVisible();
     await expect
       .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
       .toBe(true);
-    const id = await chat.items.first().getByTestId("message-attachment").getAttribute("data-id");
+    const id = await chat.items.first().getByTestId("message-attachment").first().getAttribute("data-id");
     expect(id).toBeTruthy();
     const file = await page.request.get(`/api/attachments/${id}`);
     expect(file.status()).toBe(200);
@@ -67,7 +91,7 @@ test.describe("attachments", () => {
     expect(file.headers()["x-content-type-options"]).toBe("nosniff");
 
     // The viewer opens on the thumbnail, closes with Escape and gives focus back.
-    const opener = chat.items.first().getByTestId("message-attachment");
+    const opener = chat.items.first().getByTestId("message-attachment").first();
     await opener.click();
     const viewer = page.getByTestId("attachment-viewer");
     await expect(viewer).toBeVisible();
@@ -80,7 +104,7 @@ test.describe("attachments", () => {
     const sessionId = chat.sessionId();
     const deleted = await page.request.delete(`/api/sessions/${sessionId}`);
     expect(deleted.status()).toBe(200);
-    expect((await deleted.json()).receipt.deleted).toMatchObject({ Attachment: 1 });
+    expect((await deleted.json()).receipt.deleted).toMatchObject({ Attachment: 2 });
     expect((await page.request.get(`/api/attachments/${id}`)).status()).toBe(404);
     expect((await page.request.get(`/api/attachments/${id}?thumb=1`)).status()).toBe(404);
   });

@@ -88,6 +88,17 @@ test.describe("themes", () => {
       await chat.goto();
       await expectNoAxeViolations(page);
 
+      // A tool step, expanded, and the user's own pages.
+      await chat.goto(sessionId);
+      await chat.send("Remember that my favourite colour is teal");
+      await chat.assistantItems.last().getByTestId("tool-step").locator("summary").click();
+      await expectNoAxeViolations(page);
+      for (const path of ["/memory", "/settings/keys"]) {
+        await page.goto(path);
+        await expect(page.locator("h1")).toHaveCount(1);
+        await expectNoAxeViolations(page);
+      }
+
       const anonymous = await browser.newContext({ baseURL: MAIN_URL });
       await anonymous.addCookies([{ name: THEME_COOKIE, value: theme, url: MAIN_URL }]);
       const visitor = await anonymous.newPage();

@@ -984,6 +984,16 @@ function render(r: Results, sizes: Sizes): string {
     if (r.w1Cpu) out.push(`  ${cpuLine(r.w1Cpu)}`);
   }
 
+  if (r.w1Facts) {
+    const f = r.w1Facts;
+    const target = r.targets.find((x) => x.id === "w1f.ratio");
+    out.push(
+      "",
+      `W1F long-term memory — a user with ${fmtInt(f.facts)} facts beside one with none, H = ${fmtInt(f.history)}, ${f.with.n} turns each, interleaved`,
+      `  median ${fmtMs(f.with.median)} vs ${fmtMs(f.without.median)}, p90 ${fmtMs(f.with.p90)} vs ${fmtMs(f.without.p90)}: ${round(f.ratio)}× (target ≤ 1.2) ${target ? verdict(target.pass) : ""}`,
+    );
+  }
+
   if (r.w2) {
     const w = r.w2;
     out.push(

@@ -331,6 +331,10 @@ describe("a message's attachments", () => {
     expect(item.imageUrls?.[0]).toMatch(/^attachment:/); // the memory item itself is unchanged
     const dataUrl = sent[0]?.imageUrls?.[0] ?? "";
     expect(dataUrl).toMatch(/^data:image\/png;base64,iVBOR/);
+    // The model's text names the image after the message and its files; a small image is sent as stored.
+    expect(sent[0]?.text).toBe(
+      "Here comes a picture\n\n--- Attached file: list.txt ---\nmilk\neggs\n--- End of list.txt ---\n\n[Attached image: cat.png, PNG, 64 × 48 pixels]",
+    );
 
     const { toChatMessages, toResponsesInput } = await import("@/lib/memory");
     expect(JSON.stringify(toChatMessages(sent))).toContain(`"image_url":{"url":"${dataUrl}"}`);

@@ -1,43 +1,61 @@
 import "server-only";
+import type { AttachmentRow } from "@/lib/db/attachments";
 import { getAttachmentsForUser } from "@/lib/db/attachments";
 import { cloneItem, type MemoryItem } from "@/lib/memory";
 import { parseAttachmentRef } from "@/lib/memory/attachments";
+import { IMAGE_TYPE_OF_MIME, imageNote, MISSING_IMAGE_NOTE, withImageNotes } from "./image-note";
+import { type ModelImage, toModelImage } from "./model-image";
 import { attachmentStore } from "./store";
 
+export { MISSING_IMAGE_NOTE } from "./image-note";
+
+/** An image as it is sent to the model: its data URL at the model's working resolution, and the sizes. */
+interface SentImage {
+  url: string;
+  width: number;
+  height: number;
+  original: { width: number; height: number };
+}
+
 /**
- * Data URLs of images recently sent, by attachment id. An id's bytes never change, so the images of a conversation
- * are read and encoded once rather than on every turn. Bounded in size and age (a deleted conversation's images
- * leave it within the age at most). Only bytes are cached, never access: the ownership query runs on every turn.
+ * Sent images by attachment id. An id's bytes never change, so each image of a conversation is read, scaled and
+ * encoded once rather than on every turn. Bounded in bytes (the data URLs are ASCII: one byte a character) and in
+ * age (a deleted conversation's images leave it within the age at most); the least recently used go first. Only
+ * bytes are cached, never access: the ownership query runs on every turn.
  */
-const CACHE_MAX_CHARS = 32 * 1024 * 1024;
+export const SENT_IMAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const CACHE_TTL_MS = 10 * 60 * 1000;
-const cache = new Map<string, { url: string; at: number }>();
-let cachedChars = 0;
+const cache = new Map<string, { image: SentImage; at: number }>();
+let cachedBytes = 0;
+/** Images being prepared, so that two turns needing the same image at once scale it once. */
+const pending = new Map<string, Promise<SentImage | null>>();
 
 function forget(id: string) {
   const entry = cache.get(id);
   if (!entry) return;
   cache.delete(id);
-  cachedChars -= entry.url.length;
+  cachedBytes -= entry.image.url.length;
 }
 
-function cachedUrl(id: string, now: number): string | undefined {
+function cached(id: string, now: number): SentImage | undefined {
   const entry = cache.get(id);
   if (!entry) return undefined;
   if (now - entry.at > CACHE_TTL_MS) {
     forget(id);
     return undefined;
   }
-  return entry.url;
+  cache.delete(id); // most recently used last
+  cache.set(id, entry);
+  return entry.image;
 }
 
-function remember(id: string, url: string, now: number) {
-  if (url.length > CACHE_MAX_CHARS / 4) return;
+function remember(id: string, image: SentImage, now: number) {
+  if (image.url.length > SENT_IMAGE_CACHE_MAX_BYTES / 4) return;
   forget(id);
-  cache.set(id, { url, at: now });
-  cachedChars += url.length;
+  cache.set(id, { image, at: now });
+  cachedBytes += image.url.length;
   for (const oldest of cache.keys()) {
-    if (cachedChars <= CACHE_MAX_CHARS) break;
+    if (cachedBytes <= SENT_IMAGE_CACHE_MAX_BYTES) break;
     forget(oldest);
   }
 }
@@ -47,14 +65,70 @@ export function forgetAttachmentData(id: string) {
   forget(id);
 }
 
-/** Said to the model in place of an image whose file is gone (never expected: files go with their messages). */
-export const MISSING_IMAGE_NOTE = "[An image attached here is no longer available.]";
+/** What the cache holds: entries and bytes (tests). */
+export function sentImageCacheStats(): { entries: number; bytes: number } {
+  return { entries: cache.size, bytes: cachedBytes };
+}
+
+const dataUrl = (mime: string, data: Uint8Array) =>
+  `data:${mime};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64")}`;
+
+async function prepare(row: AttachmentRow): Promise<SentImage | null> {
+  const data = await attachmentStore().get(row.id);
+  if (!data) return null;
+  let image: ModelImage | null = null;
+  try {
+    image = await toModelImage(data);
+  } catch (e) {
+    // Never expected (the stored file was encoded by us); the model still gets the picture, at its full size.
+    console.warn(`[attachments] could not scale image ${row.id} for the model, sending it as stored`, e);
+  }
+  if (!image) {
+    const size = { width: row.width ?? 0, height: row.height ?? 0 };
+    return { url: dataUrl(row.mime, data), ...size, original: size };
+  }
+  return {
+    url: dataUrl(image.mime, image.data),
+    width: image.width,
+    height: image.height,
+    original: image.original,
+  };
+}
+
+/** The sent image of `row`: from the cache, or read and scaled once (shared by concurrent turns). */
+async function sentImage(row: AttachmentRow, now: number): Promise<SentImage | null> {
+  const hit = cached(row.id, now);
+  if (hit) return hit;
+  let work = pending.get(row.id);
+  if (!work) {
+    work = prepare(row).finally(() => pending.delete(row.id));
+    pending.set(row.id, work);
+  }
+  const image = await work;
+  if (image) remember(row.id, image, now);
+  return image;
+}
+
+/** The line naming an image for the model, with its original facts (lib/attachments/image-note.ts). */
+function noteOf(row: AttachmentRow, image: SentImage): string {
+  const width = row.width ?? image.original.width;
+  const height = row.height ?? image.original.height;
+  return imageNote({
+    name: row.name,
+    type: IMAGE_TYPE_OF_MIME[row.mime] ?? "PNG",
+    width,
+    height,
+    shown: { width: image.width, height: image.height },
+  });
+}
 
 /**
  * The items of one model call with every `attachment:` image reference of a user item replaced by the image as a
- * data URL. Only the user's own attachments are read (`userId`: ownership is part of the query). Called just before
- * the model call: memory, snapshot, context building and the recorded trace hold references only, and a context
- * without references costs no query at all. Returns new items; `items` is not changed.
+ * data URL at the model's working resolution (lib/attachments/model-image.ts), and one line per image appended to
+ * the item's text naming it with its original type and size (lib/attachments/image-note.ts). Only the user's own
+ * attachments are read (`userId`: ownership is part of the query). Called just before the model call: memory,
+ * snapshot, context building and the recorded trace hold references only, and a context without references costs
+ * no query at all. Returns new items; `items` is not changed.
  */
 export async function resolveAttachmentRefs(
   items: readonly MemoryItem[],
@@ -71,39 +145,29 @@ export async function resolveAttachmentRefs(
   if (ids.size === 0) return [...items];
 
   const rows = await getAttachmentsForUser({ userId, ids: [...ids] });
-  const store = attachmentStore();
-  const dataUrls = new Map<string, string>();
+  const sent = new Map<string, { url: string; note: string }>();
   const now = Date.now();
   await Promise.all(
     rows
       .filter((row) => row.kind === "image")
       .map(async (row) => {
-        const hit = cachedUrl(row.id, now);
-        if (hit) {
-          dataUrls.set(row.id, hit);
-          return;
-        }
-        const data = await store.get(row.id);
-        if (!data) return;
-        const url = `data:${row.mime};base64,${Buffer.from(data).toString("base64")}`;
-        dataUrls.set(row.id, url);
-        remember(row.id, url, now);
+        const image = await sentImage(row, now);
+        if (image) sent.set(row.id, { url: image.url, note: noteOf(row, image) });
       }),
   );
 
   return items.map((item) => {
     if (item.role !== "user" || !item.imageUrls?.some((url) => parseAttachmentRef(url))) return item;
     const copy = cloneItem(item);
-    let missing = 0;
+    const notes: string[] = [];
     copy.imageUrls = (item.imageUrls ?? []).flatMap((url) => {
       const ref = parseAttachmentRef(url);
       if (!ref) return [url];
-      const data = dataUrls.get(ref.id);
-      if (data) return [data];
-      missing++;
-      return [];
+      const image = sent.get(ref.id);
+      notes.push(image ? image.note : MISSING_IMAGE_NOTE);
+      return image ? [image.url] : [];
     });
-    if (missing > 0) copy.text = [copy.text, MISSING_IMAGE_NOTE].filter(Boolean).join("\n\n");
+    copy.text = withImageNotes(copy.text, notes);
     if (copy.imageUrls.length === 0) delete copy.imageUrls;
     return copy;
   });

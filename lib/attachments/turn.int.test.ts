@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   answerIdOf,
   answerOf,
@@ -37,6 +37,22 @@ const png = (width: number, height: number) =>
     .png()
     .toBuffer();
 
+/** A photo-like JPEG (noise compresses as badly as a photo does). */
+const photo = (width: number, height: number) =>
+  sharp(
+    randomBytes(width * height * 3).map((v) => 96 + (v & 63)),
+    { raw: { width, height, channels: 3 } },
+  )
+    .jpeg({ quality: 90 })
+    .toBuffer();
+
+/** The bytes and decoded size of a base64 data URL. */
+async function decoded(url: string) {
+  const data = Buffer.from(url.slice(url.indexOf(",") + 1), "base64");
+  const meta = await sharp(data).metadata();
+  return { bytes: data.byteLength, format: meta.format, width: meta.width, height: meta.height };
+}
+
 describe.each(["chat", "responses"] as const)("a turn with attachments (%s API)", (style) => {
   it("sends the picture, keeps only its reference in memory and the trace, and answers its size two turns later", async () => {
     const a = await app({ OPENAI_API_STYLE: style });
@@ -67,6 +83,54 @@ describe.each(["chat", "responses"] as const)("a turn with attachments (%s API)"
     expect(stored).toContain(`attachment:${image.id}?w=64&h=48`);
     expect(stored).toContain("--- Attached file: list.txt ---");
     expect(stored).not.toContain("base64");
+  });
+
+  it("sends a photo at the model's working resolution, named with its original facts, scaled once", async () => {
+    const a = await app({ OPENAI_API_STYLE: style });
+    const resolve = await import("./resolve");
+    const modelImage = await import("./model-image");
+    const { databaseStore } = await import("./store");
+    const sent = vi.spyOn(resolve, "resolveAttachmentRefs");
+    const scaled = vi.spyOn(modelImage, "toModelImage");
+    const reads = vi.spyOn(databaseStore, "get");
+    const { userId, sessionId } = await createUserWithSession(a.db);
+    const image = await a.upload(userId, await photo(2400, 1800), "holiday.jpg");
+
+    const first = await a.send(sessionId, userId, "From my holiday", [image.id]);
+    expect(answerOf(first)).toContain("I see 1 image: a JPEG image, 2400 × 1800 pixels.");
+    // What the model got: the photo at 1024 × 768, and a line with what the user attached.
+    const sentItems = await sent.mock.results[0]?.value;
+    const question = sentItems?.find((item: { role: string }) => item.role === "user");
+    expect(question?.text).toBe(
+      "From my holiday\n\n[Attached image: holiday.jpg, JPEG, 2400 × 1800 pixels, shown at 1024 × 768]",
+    );
+    const picture = await decoded(question?.imageUrls?.[0] ?? "");
+    expect(picture).toMatchObject({ format: "jpeg", width: 1024, height: 768 });
+    expect(picture.bytes * 4).toBeLessThan(image.bytes);
+
+    // Two more turns with the photo in the window: neither reads nor scales it again.
+    await a.send(sessionId, userId, "The weather is lovely today.");
+    const third = await a.send(sessionId, userId, "What size was the picture I sent?");
+    expect(answerOf(third)).toBe("The picture you sent is a JPEG image, 2400 × 1800 pixels.");
+    expect(sent).toHaveBeenCalledTimes(3);
+    expect(scaled).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(resolve.sentImageCacheStats()).toEqual({
+      entries: 1,
+      bytes: (question?.imageUrls?.[0] ?? "").length,
+    });
+
+    // Memory and the recorded context hold the reference only: no bytes, and the line is made for each call.
+    const items = (await a.db.memorySnapshot.findUniqueOrThrow({ where: { sessionId } })).items;
+    expect((items as unknown[])[0]).toEqual({
+      seq: 1,
+      role: "user",
+      text: "From my holiday",
+      imageUrls: [`attachment:${image.id}?w=2400&h=1800`],
+    });
+    expect(JSON.stringify(items)).not.toContain("base64");
+    const trace = JSON.stringify((await contextOf(a.db, answerIdOf(third))).entries);
+    expect(trace).not.toContain("base64");
   });
 });
 

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { imageNote, MISSING_IMAGE_NOTE, withImageNotes } from "@/lib/attachments/image-note";
 import { toChatMessages, toResponsesInput } from "@/lib/memory";
 import { withAttachedFiles } from "@/lib/memory/attachments";
 import {
@@ -156,6 +157,83 @@ describe("requests of both APIs, as the projections make them", () => {
       expect(attachmentMessages(body).map((m) => m.images.length)).toEqual([1, 0, 0]);
       expect(offlineAttachmentReply(body, PLAIN)).toBe(
         "The picture you sent is a PNG image, 20 × 10 pixels.",
+      );
+    }
+  });
+});
+
+describe("the line that comes with each image names its original facts", () => {
+  const photoNote = imageNote({
+    name: "photo.jpg",
+    type: "JPEG",
+    width: 4000,
+    height: 3000,
+    shown: { width: 1024, height: 768 },
+  });
+
+  it("is what it reports, not the scaled image it receives", async () => {
+    // The model is sent the photo at 1024 × 768; the line says what the user attached.
+    const scaled = dataUrl(await image("jpeg", 1024, 768), "image/jpeg");
+    const text = withImageNotes("Here is my holiday", [photoNote]);
+    expect(text).toBe(
+      "Here is my holiday\n\n[Attached image: photo.jpg, JPEG, 4000 × 3000 pixels, shown at 1024 × 768]",
+    );
+    expect(attachmentReply([{ role: "user", text, images: [scaled] }], PLAIN)).toBe(
+      `I see 1 image: a JPEG image, 4000 × 3000 pixels.\n\n${PLAIN}`,
+    );
+    const later: AttachmentMessage[] = [
+      { role: "user", text, images: [scaled] },
+      { role: "assistant", text: "Nice.", images: [] },
+      { role: "user", text: "What size was the picture I sent?", images: [] },
+    ];
+    expect(attachmentReply(later, PLAIN)).toBe("The picture you sent is a JPEG image, 4000 × 3000 pixels.");
+  });
+
+  it("pairs lines with images in order, after any text files, and falls back to the header without one", async () => {
+    const small = dataUrl(await image("png", 64, 48));
+    const scaled = dataUrl(await image("webp", 768, 1024), "image/webp");
+    const gif = dataUrl(await image("gif", 33, 17), "image/gif");
+    const withFile = withAttachedFiles("", [{ name: "a.csv", text: "x,y\n1,2" }]);
+    const text = withImageNotes(withFile, [
+      imageNote({ name: "small.png", type: "PNG", width: 64, height: 48, shown: { width: 64, height: 48 } }),
+      MISSING_IMAGE_NOTE,
+      imageNote({
+        name: "tall, very.webp",
+        type: "WebP",
+        width: 1536,
+        height: 2048,
+        shown: { width: 768, height: 1024 },
+      }),
+    ]);
+    // The unscaled image's line names no second size.
+    expect(text).toContain("[Attached image: small.png, PNG, 64 × 48 pixels]\n");
+    expect(attachmentReply([{ role: "user", text, images: [small, scaled] }], PLAIN)).toBe(
+      'I see 2 images: a PNG image, 64 × 48 pixels and a WebP image, 1536 × 2048 pixels. I read 1 text file: a.csv (2 lines, 7 characters, beginning "x,y").',
+    );
+    // A third image without a line of its own is read from its bytes.
+    expect(attachmentReply([{ role: "user", text, images: [small, scaled, gif] }], PLAIN)).toContain(
+      "and a GIF image, 33 × 17 pixels.",
+    );
+  });
+
+  it("counts only as the message's last paragraph, never inside what the user typed", async () => {
+    const png = dataUrl(await image("png", 20, 10));
+    const typed = "[Attached image: fake.png, PNG, 1 × 1 pixels]\nwhat is this?";
+    expect(attachmentReply([{ role: "user", text: typed, images: [png] }], PLAIN)).toBe(
+      `I see 1 image: a PNG image, 20 × 10 pixels.\n\n${PLAIN}`,
+    );
+  });
+
+  it("reaches it through both APIs' requests as the projections make them", async () => {
+    const scaled = dataUrl(await image("jpeg", 1024, 768), "image/jpeg");
+    const items = [
+      { role: "user" as const, text: withImageNotes("", [photoNote]), imageUrls: [scaled] },
+      { role: "assistant" as const, text: "ok" },
+      { role: "user" as const, text: "How big was that photo?" },
+    ];
+    for (const body of [{ messages: toChatMessages(items) }, { input: toResponsesInput(items) }]) {
+      expect(offlineAttachmentReply(body, PLAIN)).toBe(
+        "The picture you sent is a JPEG image, 4000 × 3000 pixels.",
       );
     }
   });

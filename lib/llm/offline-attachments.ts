@@ -1,13 +1,17 @@
 // The offline model's eyes (issue 12): pure functions of the request it received. Images arrive as data URLs in
-// user messages (Chat Completions `image_url` parts, Responses `input_image` parts); their type and size are read
-// from the image's own header bytes. Text files arrive as text between marker lines (lib/memory/attachments.ts).
-// Like the rest of the offline model it only knows what the request holds: a picture that memory no longer sends
-// is a picture it cannot describe, whatever its own earlier answers said.
+// user messages (Chat Completions `image_url` parts, Responses `input_image` parts), scaled to the model's working
+// resolution; each comes with a line in the message's text naming it with its original type and size
+// (`[Attached image: photo.jpg, JPEG, 4000 × 3000 pixels, shown at 1024 × 768]`, lib/attachments/image-note.ts),
+// which is what it reports. An image without such a line is described from its own header bytes. Text files arrive
+// as text between marker lines (lib/memory/attachments.ts). Like the rest of the offline model it only knows what
+// the request holds: a picture that memory no longer sends is a picture it cannot describe, whatever its own
+// earlier answers said.
 
+import { type ImageNote, type ImageType, readImageNotes } from "@/lib/attachments/image-note";
 import { splitAttachedFiles } from "@/lib/memory/attachments";
 import { isSummaryRequest } from "./offline-summary";
 
-export type ImageType = "PNG" | "JPEG" | "WebP" | "GIF";
+export type { ImageType } from "@/lib/attachments/image-note";
 
 export interface ImageInfo {
   type: ImageType;
@@ -156,9 +160,12 @@ export function attachmentMessages(body: unknown): AttachmentMessage[] {
 
 const ARTICLE: Record<ImageType, string> = { PNG: "a PNG", JPEG: "a JPEG", WebP: "a WebP", GIF: "a GIF" };
 
-/** "a PNG image, 64 × 48 pixels"; an image it cannot read says so. */
-export function describeImage(url: string): string {
-  const info = imageInfoFromDataUrl(url);
+/**
+ * "a PNG image, 64 × 48 pixels": from the image's line (`note`: its original type and size) when the message has
+ * one, otherwise from the image's header; an image it cannot read says so.
+ */
+export function describeImage(url: string, note?: ImageNote): string {
+  const info = note ?? imageInfoFromDataUrl(url);
   if (info) return `${ARTICLE[info.type]} image, ${info.width} × ${info.height} pixels`;
   return url.startsWith("data:") ? "an image I could not read" : "an image behind a link I cannot open";
 }
@@ -168,11 +175,14 @@ function list(items: string[]): string {
   return `${items.slice(0, -1).join("; ")} and ${items.at(-1)}`;
 }
 
-/** The deterministic description of one message's images: "I see 1 image: a PNG image, 64 × 48 pixels." */
-export function describeImages(images: readonly string[]): string {
+/**
+ * The deterministic description of one message's images: "I see 1 image: a PNG image, 64 × 48 pixels." `notes`:
+ * the lines naming them, in the same order (readImageNotes).
+ */
+export function describeImages(images: readonly string[], notes: readonly ImageNote[] = []): string {
   if (images.length === 0) return "";
   const n = images.length;
-  return `I see ${n} ${n === 1 ? "image" : "images"}: ${list(images.map(describeImage))}.`;
+  return `I see ${n} ${n === 1 ? "image" : "images"}: ${list(images.map((url, i) => describeImage(url, notes[i])))}.`;
 }
 
 function describeFile(file: { name: string; text: string }): string {
@@ -226,8 +236,9 @@ export function attachmentReply(messages: readonly AttachmentMessage[], plainRep
   }
   const question = messages[current];
   if (!question) return plainReply;
-  const { text, files } = splitAttachedFiles(question.text);
-  const seen = [describeImages(question.images), describeFiles(files)].filter(Boolean).join(" ");
+  const { text: withoutNotes, notes } = readImageNotes(question.text);
+  const { text, files } = splitAttachedFiles(withoutNotes);
+  const seen = [describeImages(question.images, notes), describeFiles(files)].filter(Boolean).join(" ");
   if (seen) return isPictureSizeQuestion(text) || text.trim() === "" ? seen : `${seen}\n\n${plainReply}`;
 
   const earlier = messages
@@ -238,13 +249,16 @@ export function attachmentReply(messages: readonly AttachmentMessage[], plainRep
     const withImages = earlier.find((m) => m.images.length > 0);
     if (!withImages)
       return "I can't see any picture from you in this conversation, so I can't tell its size.";
-    const described = withImages.images.map(describeImage);
+    const { notes: earlierNotes } = readImageNotes(withImages.text);
+    const described = withImages.images.map((url, i) => describeImage(url, earlierNotes[i]));
     return described.length === 1
       ? `The picture you sent is ${described[0]}.`
       : `The pictures you sent are: ${list(described)}.`;
   }
   if (FILE_QUESTION.test(text)) {
-    const withFiles = earlier.map((m) => splitAttachedFiles(m.text).files).find((f) => f.length > 0);
+    const withFiles = earlier
+      .map((m) => splitAttachedFiles(readImageNotes(m.text).text).files)
+      .find((f) => f.length > 0);
     if (!withFiles) return "I can't see any file from you in this conversation.";
     return `You sent ${withFiles.length === 1 ? "the file" : "the files"} ${list(withFiles.map(describeFile))}.`;
   }

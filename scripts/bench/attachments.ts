@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
+import { toModelImage } from "@/lib/attachments/model-image";
 import { withDatabase } from "../lib/database-url";
 import { createDatabase, dropDatabase, migrateDatabase, redactUrl } from "../lib/migrate";
 import { BenchError, Client } from "./http";
@@ -15,7 +16,8 @@ import { round, type Summary, summarize } from "./stats";
 
 // W7 (issue 12): a turn in a conversation whose memory window holds 4 images against a text-only turn, over HTTP,
 // interleaved. The images are resolved to data only for the model call, so the memory, context and commit path
-// costs the same; what remains is reading the 4 files and handing them to the (offline) model.
+// costs the same; what remains is handing the 4 images to the (offline) model, at the model's working resolution
+// (lib/attachments/model-image.ts), scaled once per image and then served from the process's cache.
 //
 //   npm run bench -- --attachments [--db sqlite|postgres] [--turns N]   W7 alone (its own database and server)
 //   npm run bench                                                      W7 runs after W5 on the main server
@@ -35,6 +37,12 @@ export interface W7Row {
   turns: number;
   images: number;
   imageBytes: number;
+  /**
+   * Bytes of the 4 images as the model gets them, before base64 (computed here with the server's own
+   * lib/attachments/model-image.ts from the uploaded files; the server starts from its re-encoded copy, within a
+   * few per cent of this).
+   */
+  sentBytes: number;
   /** Images the image conversation's stored memory held (as references) when measured. */
   imagesInWindow: number;
   textOnly: Summary;
@@ -110,6 +118,8 @@ async function runKind(
   const { type } = W7_KINDS[kind];
   const pictures = await Promise.all(Array.from({ length: W7_IMAGES }, (_, i) => picture(kind, i)));
   const ext = type === "image/png" ? "png" : "jpg";
+  let sentBytes = 0;
+  for (const data of pictures) sentBytes += (await toModelImage(data))?.data.byteLength ?? data.byteLength;
   const textMs: number[] = [];
   const imageMs: number[] = [];
   let inWindow = 0;
@@ -130,10 +140,15 @@ async function runKind(
     const a = await measure(first);
     const b = await measure(second);
     // The first pair warms the paths up (sharp, the upload route, the image reads) and is not counted.
-    if (i === 0) continue;
-    textMs.push(first === text ? a : b);
-    imageMs.push(first === text ? b : a);
-    if (i === turns) inWindow = await imagesInWindow(inspector, withImages);
+    if (i > 0) {
+      textMs.push(first === text ? a : b);
+      imageMs.push(first === text ? b : a);
+      if (i === turns) inWindow = await imagesInWindow(inspector, withImages);
+    }
+    // Measured: the pair goes, with its files. Uploads are limited per user and hour, counted from the rows
+    // (lib/attachments/upload.ts), and 30 pairs of 4 pictures of each kind would pass that limit.
+    for (const id of [text, withImages])
+      await client.json("DELETE", `/api/sessions/${encodeURIComponent(id)}`);
   }
   const textOnly = summarize(textMs);
   const withImages = summarize(imageMs);
@@ -142,6 +157,7 @@ async function runKind(
     turns,
     images: W7_IMAGES,
     imageBytes,
+    sentBytes,
     imagesInWindow: inWindow,
     textOnly,
     withImages,
@@ -151,11 +167,12 @@ async function runKind(
 
 export function renderW7(w: W7Result): string[] {
   return [
-    `W7 a turn whose memory window holds ${W7_IMAGES} images vs a text-only turn of the same length, interleaved (the images are stored as references and read only for the model call, which must carry them)`,
+    `W7 a turn whose memory window holds ${W7_IMAGES} images vs a text-only turn of the same length, interleaved (the images are stored as references and read only for the model call, which carries them at the model's working resolution)`,
     table(
       [
         "images in the window",
         "stored size",
+        "sent to the model",
         "in window",
         "turns",
         "text only",
@@ -168,6 +185,7 @@ export function renderW7(w: W7Result): string[] {
       w.rows.map((r) => [
         W7_KINDS[r.kind].label,
         `${round(r.imageBytes / 1024)} KiB`,
+        `${round(r.sentBytes / 1024)} KiB`,
         r.imagesInWindow < 0 ? "—" : r.imagesInWindow,
         r.turns,
         fmtMs(r.textOnly.median),
