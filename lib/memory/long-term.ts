@@ -172,8 +172,8 @@ export function longTermSection({
   if (header > maxTokens) return null;
   // A line costs about what it adds to the item: counted alone, to stay linear in the number of facts.
   const envelope = count({ role: "system", text: "" });
-  let costs = lineCosts.get(count);
-  if (!costs) lineCosts.set(count, (costs = new Map()));
+  const costs = lineCosts.get(count) ?? new Map<string, number>();
+  lineCosts.set(count, costs);
   const costOf = (fact: LongTermFact) => {
     const line = factLine(fact);
     return costs.get(line) ?? remember(costs, line, count({ role: "system", text: line }) - envelope);
