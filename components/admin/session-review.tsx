@@ -200,7 +200,12 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
           </ol>
         </section>
 
-        <aside className="lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
+        {/* Scrolls on its own on wide screens: focusable, so the keyboard can scroll it too. */}
+        <aside
+          tabIndex={0}
+          aria-labelledby="memory-heading"
+          className="rounded-lg focus-visible:outline-2 focus-visible:outline-zinc-900 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto"
+        >
           <MemoryPanel
             snapshot={snapshot}
             policy={policy}
