@@ -202,6 +202,7 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
 
         {/* Scrolls on its own on wide screens: focusable, so the keyboard can scroll it too. */}
         <aside
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1, axe scrollable-region-focusable)
           tabIndex={0}
           aria-labelledby="memory-heading"
           className="rounded-lg focus-visible:outline-2 focus-visible:outline-zinc-900 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto"
