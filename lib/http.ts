@@ -82,9 +82,14 @@ function tooLarge(limit: number): AppError {
  * upload costs at most `limit` bytes of memory. A declared Content-Length over the limit is refused unread.
  */
 export async function readBodyText(req: Request, limit: number = env.MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBytes(req, limit, () => tooLarge(limit))).toString("utf8");
+}
+
+/** The body's bytes, read the same way; `tooLarge` makes the 413 the caller wants to say. */
+export async function readBodyBytes(req: Request, limit: number, tooLarge: () => AppError): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!req.body) return "";
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -94,11 +99,11 @@ export async function readBodyText(req: Request, limit: number = env.MAX_BODY_BY
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooLarge();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -6,6 +6,7 @@ import { attachmentRef } from "@/lib/memory/attachments";
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGES_PER_MESSAGE } from "./limits";
 import type { AttachmentPart, AttachmentParts } from "./parts";
 import { attachmentStore } from "./store";
+import { attachmentView } from "./upload";
 
 const invalid = (message: string) => new AppError("validation_failed", message);
 
@@ -40,17 +41,7 @@ export async function claimAttachments(
   const store = attachmentStore();
   const attachments: AttachmentPart[] = [];
   for (const row of rows) {
-    const part: AttachmentPart = {
-      id: row.id,
-      kind: row.kind === "image" ? "image" : "text",
-      name: row.name,
-      mime: row.mime,
-      bytes: row.bytes,
-    };
-    if (row.width !== null && row.height !== null) {
-      part.width = row.width;
-      part.height = row.height;
-    }
+    const part: AttachmentPart = attachmentView(row);
     if (part.kind === "text") {
       const data = await store.get(row.id, tx);
       if (!data) throw invalid(`The file ${row.name} could not be read. Attach it again.`);

@@ -8,6 +8,7 @@ import {
 } from "@/lib/db/attachments";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { readBodyBytes } from "@/lib/http";
 import { processImage } from "./image";
 import { MAX_NAME_CHARS, MAX_TEXT_BYTES, MAX_UNSENT_PER_USER, MULTIPART_OVERHEAD_BYTES } from "./limits";
 import { IMAGE_EXTENSION, type ImageFormat, sniff } from "./sniff";
@@ -52,25 +53,8 @@ function tooLarge(what: string, size: number | null, limit: number): AppError {
 }
 
 /** The request body, abandoned as soon as it passes `limit` bytes (413); a larger Content-Length is refused unread. */
-async function readBody(req: Request, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit)
-    throw tooLarge("file", null, limit - MULTIPART_OVERHEAD_BYTES);
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge("file", null, limit - MULTIPART_OVERHEAD_BYTES);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+function readBody(req: Request, limit: number): Promise<Buffer> {
+  return readBodyBytes(req, limit, () => tooLarge("file", null, limit - MULTIPART_OVERHEAD_BYTES));
 }
 
 /** The one file in the multipart field `file`. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type FactRow, forgetFacts, listActiveFacts, rememberFact } from "@/lib/db/memories";
 import { inTransaction } from "@/lib/db/turns";
 import type { ToolSpec } from "@/lib/llm";
-import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall } from "@/lib/memory";
+import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall, terms } from "@/lib/memory";
 import { errorText } from "./stream-answer";
 
 // The built-in tools a turn offers the model (issue 11). Arguments are validated with zod; whatever goes wrong —
@@ -123,15 +123,11 @@ const searchMemories: Tool<{ query: string }> = {
 
 /** Facts sharing any term with the query, best first. */
 function matchFactsRanked(facts: FactRow[], query: string): FactRow[] {
-  const matching = new Set<FactRow>();
-  let rest = facts;
-  for (;;) {
-    const best = matchFacts(rest, query);
-    if (best.length === 0) break;
-    for (const f of best) matching.add(f);
-    rest = rest.filter((f) => !matching.has(f));
-  }
-  return rankFacts([...matching], query);
+  const wanted = terms(query);
+  return rankFacts(
+    facts.filter((f) => [...terms(f.text)].some((t) => wanted.has(t))),
+    query,
+  );
 }
 
 const currentTime: Tool<Record<string, never>> = {

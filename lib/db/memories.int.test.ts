@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import type { Role } from "@/lib/types";
 import { listUsersForAdmin } from "./admin-users";
 import { databaseKind, db } from "./client";
-import { getLongTermMemorySetting } from "./memories";
+import { longTermMemoryState } from "./memories";
 import { rowsReferring as rowsReferringIn, zeroEverywhere } from "./test-rows";
 
 // The management side of long-term memory (issue 11) through its route handlers, on SQLite and PostgreSQL: the
@@ -281,7 +281,7 @@ describe(`the long-term memory setting (${kind})`, () => {
     const off = await patch({ longTermMemory: false });
     expect(await off.json()).toEqual({ longTermMemory: false });
     expect(await get()).toEqual({ longTermMemory: false });
-    expect(await getLongTermMemorySetting(undefined, { userId: user.id })).toBe(false);
+    expect((await longTermMemoryState({ userId: user.id })).enabled).toBe(false);
 
     for (const bad of [{ longTermMemory: "no" }, {}, { longTermMemory: true, theme: "dark" }]) {
       const res = await patch(bad);
@@ -290,10 +290,10 @@ describe(`the long-term memory setting (${kind})`, () => {
     expect(await get()).toEqual({ longTermMemory: false });
 
     await patch({ longTermMemory: true });
-    expect(await getLongTermMemorySetting(undefined, { userId: user.id })).toBe(true);
+    expect((await longTermMemoryState({ userId: user.id })).enabled).toBe(true);
     // Someone else's setting is not touched.
     const other = await createUser();
-    expect(await getLongTermMemorySetting(undefined, { userId: other.id })).toBe(true);
+    expect((await longTermMemoryState({ userId: other.id })).enabled).toBe(true);
   });
 });
 

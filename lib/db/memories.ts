@@ -28,15 +28,6 @@ export interface FactRow {
 
 type Client = Tx | typeof db;
 
-/** Whether the user has long-term memory switched on (a missing user reads as off). */
-export async function getLongTermMemorySetting(client: Client | undefined, { userId }: { userId: string }) {
-  const user = await (client ?? db).user.findUnique({
-    where: { id: userId },
-    select: { longTermMemory: true },
-  });
-  return user?.longTermMemory ?? false;
-}
-
 /**
  * The user's switch and a fingerprint of their active facts (count and newest change), in one statement served by
  * the (userId, supersededById, updatedAt) index: a turn reads the facts themselves only when the fingerprint moved.
@@ -51,19 +42,6 @@ export async function longTermMemoryState({ userId }: { userId: string }) {
   if (!row) return { enabled: false, stamp: "" };
   const at = row.at instanceof Date ? row.at.getTime() : String(row.at ?? "");
   return { enabled: row.on === true || Number(row.on) === 1, stamp: `${String(row.n)}:${at}` };
-}
-
-/**
- * A cheap fingerprint of the user's active facts (count and newest change), read from the (userId, supersededById,
- * updatedAt) index alone: callers cache the facts themselves and reread them only when it changes.
- */
-export async function activeFactsStamp(client: Client | undefined, { userId }: { userId: string }) {
-  const agg = await (client ?? db).memoryFact.aggregate({
-    where: { userId, supersededById: null },
-    _count: true,
-    _max: { updatedAt: true },
-  });
-  return `${agg._count}:${agg._max.updatedAt?.getTime() ?? 0}`;
 }
 
 /** The user's active (not superseded) facts, most recently changed first. */

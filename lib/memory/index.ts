@@ -10,6 +10,7 @@ export {
   normalizeSubject,
   rankFacts,
   subjectOf,
+  terms,
 } from "./long-term";
 export { messageWindow, none } from "./policies";
 export { SUMMARY_PREFIX, toChatMessages, toResponsesInput } from "./projections";
