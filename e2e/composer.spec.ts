@@ -207,7 +207,14 @@ test.describe("Stop and Retry on a slow model", () => {
     await chat.goto();
     await chat.submit(QUESTION);
     const answer = chat.assistantItems.last();
-    await expect(answer.getByTestId("message-text")).not.toHaveText("", { timeout: 10_000 });
+    // Real text, not the "Writing…" placeholder shown before the server has taken the turn (a Stop then would
+    // cancel the send instead of interrupting an answer).
+    await expect(answer.getByTestId("message-text").locator(":scope > :not(.animate-pulse)")).not.toHaveCount(
+      0,
+      {
+        timeout: 10_000,
+      },
+    );
     await expect(answer).toHaveAttribute("data-status", "streaming");
     return answer;
   }
