@@ -18,6 +18,16 @@ async function main() {
 
   const db = createPrismaClient(env.DATABASE_URL);
   try {
+    // Messages written before search existed are indexed once (SQL alone cannot cut Chinese into terms).
+    const { indexUnindexedMessages } = await import("@/lib/db/search");
+    let indexed = 0;
+    for (let afterId: string | undefined; ; ) {
+      const batch = await indexUnindexedMessages({ afterId }, db);
+      if (batch.count === 0) break;
+      indexed += batch.count;
+      afterId = batch.lastId;
+    }
+    if (indexed) console.log(`Search: indexed ${indexed} earlier message(s).`);
     const result = await ensureAdmin(db, env);
     const how = {
       kept: "already set up; its password was printed when it was created",

@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { Sidebar } from "@/components/chat/sidebar";
+import { SearchDialog } from "@/components/search/search-dialog";
 import { getCurrentUser } from "@/lib/auth/session";
 
 export default async function ChatLayout({ children }: { children: React.ReactNode }) {
@@ -11,6 +12,7 @@ export default async function ChatLayout({ children }: { children: React.ReactNo
       <main id="main" tabIndex={-1} className="flex min-h-0 min-w-0 flex-1">
         {children}
       </main>
+      <SearchDialog />
     </div>
   );
 }

@@ -13,19 +13,32 @@ const statusStyle: Record<AdminMessageView["status"], string> = {
   failed: "text-red-700",
 };
 
+/**
+ * Where a message hangs in the tree, when that is not plain from the list: its parent is not the message shown
+ * just before it (`seq`; `loaded` when the parent is on the page, so it can be linked), or it starts a new root
+ * while others came before it.
+ */
+export type ParentNote = { seq: number; loaded: boolean } | "root" | null;
+
 /** One history message as stored, with everything an admin may need to judge it; text is shown raw, not rendered. */
 export function AdminMessage({
   sessionId,
   message,
   inMemory,
+  branched = false,
+  parent = null,
 }: {
   sessionId: string;
   message: AdminMessageView;
   inMemory: boolean;
+  /** The conversation has branches: show the message's place in the tree. */
+  branched?: boolean;
+  parent?: ParentNote;
 }) {
   const t = useT("admin");
   const format = useFormat();
   const [showContext, setShowContext] = useState(false);
+  const { tree } = message;
   const tokens =
     message.promptTokens !== null || message.completionTokens !== null
       ? t("message.tokens", {
@@ -35,12 +48,16 @@ export function AdminMessage({
       : null;
   return (
     <article
-      className={`rounded-lg border border-zinc-200 bg-white p-3 ${inMemory ? "border-l-4 border-l-emerald-500" : ""}`}
+      className={`scroll-mt-4 rounded-lg border border-zinc-200 bg-white p-3 ${inMemory ? "border-l-4 border-l-emerald-500" : ""}`}
       data-testid="admin-message"
       data-role={message.role}
       data-seq={message.seq}
       data-status={message.status}
       data-in-memory={inMemory}
+      data-on-path={tree.onPath}
+      data-children={tree.children}
+      data-parent-seq={tree.parentSeq ?? undefined}
+      id={`msg-${message.seq}`}
       aria-label={t("message.label", { seq: message.seq, role: message.role })}
     >
       <header className="mb-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
@@ -67,6 +84,63 @@ export function AdminMessage({
           {inMemory ? t("message.inMemory") : t("message.historyOnly")}
         </span>
       </header>
+      {branched && (
+        <p className="mb-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs" data-testid="tree-marks">
+          {tree.onPath ? (
+            <span
+              className="rounded bg-sky-50 px-1.5 py-0.5 font-medium text-sky-900"
+              title={t("tree.onPathTitle")}
+              data-testid="path-badge"
+            >
+              {tree.activeLeaf ? t("tree.leaf") : t("tree.onPath")}
+            </span>
+          ) : (
+            <span
+              className="rounded border border-dashed border-zinc-400 px-1.5 py-0.5 text-zinc-700"
+              title={t("tree.offPathTitle")}
+              data-testid="path-badge"
+            >
+              {t("tree.offPath")}
+            </span>
+          )}
+          {parent === "root" && (
+            <span className="text-zinc-700" data-testid="parent-note">
+              {t("tree.newRoot")}
+            </span>
+          )}
+          {parent !== null && parent !== "root" && (
+            <span className="text-zinc-700" data-testid="parent-note">
+              {t.rich("tree.replyTo", {
+                seq: parent.seq,
+                link: (chunks) =>
+                  parent.loaded ? (
+                    <a
+                      href={`#msg-${parent.seq}`}
+                      className="font-mono underline hover:text-zinc-950 focus-visible:outline-2 focus-visible:outline-zinc-900"
+                    >
+                      {chunks}
+                    </a>
+                  ) : (
+                    <span className="font-mono">{chunks}</span>
+                  ),
+              })}
+            </span>
+          )}
+          {tree.siblings > 1 && (
+            <span className="text-zinc-700" data-testid="version-note">
+              {t("tree.versionOf", { count: tree.siblings })}
+            </span>
+          )}
+          {tree.children > 1 && (
+            <span
+              className="rounded bg-amber-50 px-1.5 py-0.5 font-medium text-amber-900"
+              data-testid="branch-point"
+            >
+              {t("tree.versionsFollow", { count: tree.children })}
+            </span>
+          )}
+        </p>
+      )}
       <p className="whitespace-pre-wrap [overflow-wrap:anywhere] text-sm" data-testid="admin-message-text">
         {message.text || <em className="text-zinc-500">{t("empty")}</em>}
       </p>

@@ -2,18 +2,41 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { fetchOlderMessages, sendJson } from "@/components/chat/api";
+import { getJson, sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
 import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
-import { AdminMessage } from "./admin-message";
+import { AdminMessage, type ParentNote } from "./admin-message";
 import { MemoryPanel } from "./memory-panel";
 import type { AdminMessageView, SessionReviewView } from "./types";
 
 const PAGE = 100;
 
-/** The admin's view of one conversation: history beside memory, per-turn contexts, and deletion with a receipt. */
+/** Which messages the history shows: every branch, or only the path to the active leaf. */
+type Branches = "all" | "path";
+
+/**
+ * What to say about a message's parent: nothing when it is the message shown just before it (or, at the top of
+ * what is loaded, the message just before it by seq, not loaded yet).
+ */
+function parentNote(
+  m: AdminMessageView,
+  previous: AdminMessageView | undefined,
+  loaded: Set<string>,
+): ParentNote {
+  const { parentId, parentSeq } = m.tree;
+  if (parentId === null) return previous ? "root" : null;
+  if (previous ? parentId === previous.id : parentSeq === null || parentSeq === m.seq - 1) return null;
+  return parentSeq === null ? null : { seq: parentSeq, loaded: loaded.has(parentId) };
+}
+
+/**
+ * The admin's view of one conversation: history beside memory, per-turn contexts, and deletion with a receipt.
+ * The history is every message of every branch in seq order; when the conversation has branches each message
+ * says whether it is on the active path, whom it replies to when that is not the message above, and how many
+ * versions follow a branch point. Messages off the active path are indented behind a dashed line.
+ */
 export function SessionReview({ review }: { review: SessionReviewView }) {
   const t = useT("admin");
   const errorText = useErrorText();
@@ -22,6 +45,8 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
   const { session, snapshot, policy, nextContextSeqs, settings, memoryStartSeq } = review;
   const [messages, setMessages] = useState<AdminMessageView[]>(review.messages);
   const [hasMore, setHasMore] = useState(review.hasMore);
+  const [pathNext, setPathNext] = useState(review.pathNext);
+  const [branches, setBranches] = useState<Branches>("all");
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -32,17 +57,22 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
   const inMemory = new Set(nextContextSeqs);
   const windowStart = nextContextSeqs.length > 0 ? Math.min(...nextContextSeqs) : null;
   const firstSeq = messages[0]?.seq;
+  const branched = messages.some((m) => !m.tree.onPath || m.tree.children > 1 || m.tree.siblings > 1);
+  const shown = branched && branches === "path" ? messages.filter((m) => m.tree.onPath) : messages;
+  const loadedIds = new Set(shown.map((m) => m.id));
 
   async function loadOlder() {
     if (firstSeq === undefined) return;
     setLoadingOlder(true);
     setError(null);
     try {
-      const data = await fetchOlderMessages<AdminMessageView>(
-        `/api/admin/sessions/${session.id}?before=${firstSeq}&limit=${PAGE}`,
+      // pathFrom: where the active path continues, so this page walks only its own part of it.
+      const data = await getJson<Pick<SessionReviewView, "messages" | "hasMore" | "pathNext">>(
+        `/api/admin/sessions/${session.id}?before=${firstSeq}&limit=${PAGE}&pathFrom=${encodeURIComponent(pathNext ?? "")}`,
       );
       setMessages((prev) => [...data.messages, ...prev]);
       setHasMore(data.hasMore);
+      setPathNext(data.pathNext);
     } catch (e) {
       setError(errorText(e, t("review.loadOlderFailed")));
     } finally {
@@ -147,6 +177,40 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
             </span>
           </h2>
 
+          {branched && (
+            <div
+              className="mb-3 space-y-2 rounded-md bg-zinc-100 p-2 text-xs text-zinc-700"
+              data-testid="tree-legend"
+            >
+              <p>{t("tree.legend")}</p>
+              <fieldset className="flex flex-wrap items-center gap-1" data-testid="branch-filter">
+                <legend className="float-left mr-1 font-medium">{t("tree.filterLabel")}</legend>
+                {(["all", "path"] as const).map((choice) => (
+                  <label
+                    key={choice}
+                    className="cursor-pointer rounded-md border border-zinc-300 bg-white px-2 py-1 has-[:checked]:border-zinc-900 has-[:checked]:bg-zinc-900 has-[:checked]:text-white has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-1 has-[:focus-visible]:outline-zinc-900"
+                  >
+                    <input
+                      type="radio"
+                      name="branches"
+                      value={choice}
+                      className="sr-only"
+                      checked={branches === choice}
+                      onChange={() => setBranches(choice)}
+                      data-testid={`branches-${choice}`}
+                    />
+                    {choice === "all" ? t("tree.all") : t("tree.pathOnly")}
+                  </label>
+                ))}
+              </fieldset>
+              {shown.length < messages.length && (
+                <p data-testid="branches-hidden">
+                  {t("tree.hidden", { count: messages.length - shown.length })}
+                </p>
+              )}
+            </div>
+          )}
+
           {messages.length === 0 && (
             <p className="rounded-lg border border-dashed border-zinc-300 bg-white p-6 text-center text-sm text-zinc-600">
               {t("review.noMessages")}
@@ -180,8 +244,15 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
           )}
 
           <ol className="space-y-2">
-            {messages.map((m) => (
-              <li key={m.id}>
+            {shown.map((m, i) => (
+              <li
+                key={m.id}
+                className={
+                  branched && !m.tree.onPath
+                    ? "ml-4 border-l-2 border-dashed border-zinc-400 pl-3 sm:ml-8"
+                    : undefined
+                }
+              >
                 {m.seq === windowStart && (
                   <div
                     className="my-3 flex items-center gap-2 text-xs font-medium text-emerald-800"
@@ -194,7 +265,13 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
                     <span className="h-px flex-1 bg-emerald-400" />
                   </div>
                 )}
-                <AdminMessage sessionId={session.id} message={m} inMemory={inMemory.has(m.seq)} />
+                <AdminMessage
+                  sessionId={session.id}
+                  message={m}
+                  inMemory={inMemory.has(m.seq)}
+                  branched={branched}
+                  parent={branched ? parentNote(m, shown[i - 1], loadedIds) : null}
+                />
               </li>
             ))}
           </ol>
@@ -213,7 +290,7 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
             settings={settings}
             memoryStartSeq={memoryStartSeq}
             nextContextSeqs={nextContextSeqs}
-            lastSeq={session.messageCount}
+            lastSeq={session.activeLeaf?.seq ?? 0}
           />
         </aside>
       </div>

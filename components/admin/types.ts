@@ -1,6 +1,7 @@
 import type { AdminSnapshot, getSessionReview } from "@/lib/admin/session-review";
-import type { AdminMessage, AdminSession } from "@/lib/db/admin";
+import type { AdminSession } from "@/lib/db/admin";
 import type { AuditEntry } from "@/lib/db/admin-audit";
+import type { AdminTreeMessage } from "@/lib/db/admin-review";
 import type { AdminUser } from "@/lib/db/admin-users";
 import type { MemoryItem } from "@/lib/memory";
 
@@ -18,7 +19,8 @@ export type Jsonified<T> = T extends Date
       : T;
 
 export type AdminSessionView = Jsonified<AdminSession>;
-export type AdminMessageView = Jsonified<AdminMessage>;
+/** A history message with its place in the message tree (lib/db/admin-review.ts). */
+export type AdminMessageView = Jsonified<AdminTreeMessage>;
 export type MemoryItemView = Jsonified<MemoryItem>;
 export type SnapshotView = Jsonified<AdminSnapshot>;
 export type SessionReviewView = Jsonified<Awaited<ReturnType<typeof getSessionReview>>>;

@@ -35,7 +35,12 @@ function explain(
       return (
         <span className="space-y-2">
           <span className="block">
-            {t("users.explain.delete", { email, sessions: user.sessionCount, messages: user.messageCount })}
+            {t("users.explain.delete", {
+              email,
+              sessions: user.sessionCount,
+              messages: user.messageCount,
+              facts: user.memoryFactCount,
+            })}
           </span>
           <span className="block font-medium text-zinc-900">{t("users.explain.cannotUndo")}</span>
         </span>

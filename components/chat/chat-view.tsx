@@ -3,13 +3,17 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { fetchOlderMessages } from "./api";
+import { versionId } from "./branches";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
 import { focusComposer, focusIsFree } from "./focus";
+import type { EditState } from "./message-bubble";
 import { MessageList } from "./message-list";
 import { setTabTitle } from "./tab-title";
 import { type ChatMessageView, isTemporary, type ModelInfo } from "./types";
 import { useConversationAddress } from "./use-address";
+import { useAutoTitle } from "./use-auto-title";
+import { useBranches } from "./use-branches";
 import { useDraft } from "./use-draft";
 import { mergePage, useFollowAnswer } from "./use-follow-answer";
 import { useMemory } from "./use-memory";
@@ -17,9 +21,10 @@ import { useMessageAnchor } from "./use-message-anchor";
 import { useSend } from "./use-send";
 import { useRevalidateSessions } from "./use-sessions";
 import { useTurn } from "./use-turn";
+import type { VersionStep } from "./version-switcher";
 
 export function ChatView({
-  title,
+  title: initialTitle,
   sessionId: initialSessionId,
   initialMessages,
   initialHasMore,
@@ -42,6 +47,8 @@ export function ChatView({
   const [hasMore, setHasMore] = useState(initialHasMore);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [title, setTitle] = useState(initialTitle);
+  const [editing, setEditing] = useState<EditState | null>(null);
   const draft = useDraft(sessionId);
   const turn = useTurn(setMessages);
   const revalidateSessions = useRevalidateSessions();
@@ -66,9 +73,21 @@ export function ChatView({
       setMessages([]);
       setHasMore(false);
       setError(null);
+      setTitle(undefined);
+      setEditing(null);
       draft.reload(null);
       setTabTitle(t("newChat"));
       requestAnimationFrame(focusComposer);
+    },
+  });
+
+  // After the first answer the server names the conversation in the background; the title is picked up here.
+  const watchTitle = useAutoTitle({
+    current: () => title,
+    onTitle: (next) => {
+      setTitle(next);
+      setTabTitle(next);
+      revalidateSessions();
     },
   });
 
@@ -83,7 +102,55 @@ export function ChatView({
     maxInputChars,
     claimAddress,
     onSessionsChanged: revalidateSessions,
+    onTitle: setTitle,
+    onFirstAnswer: watchTitle,
   });
+
+  const branches = useBranches({
+    sessionId,
+    messages,
+    setMessages,
+    hasMore,
+    setHasMore,
+    turn,
+    setError,
+    maxInputChars,
+    onSessionsChanged: revalidateSessions,
+    onPathChanged: revalidateMemory,
+  });
+  const busy = turn.streaming || branches.switching;
+
+  // A version switch re-renders the switcher under another message: focus goes back to the arrow that was used
+  // (or the other one, at the end of the versions).
+  const refocusVersion = useRef<{ key: string; step: VersionStep } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the switched path is on the page
+  useEffect(() => {
+    const want = refocusVersion.current;
+    if (!want || branches.switching) return;
+    refocusVersion.current = null;
+    const group = document.querySelector(`[data-versions="${CSS.escape(want.key)}"]`);
+    const other = want.step === "next" ? "previous" : "next";
+    const button =
+      group?.querySelector<HTMLButtonElement>(`[data-testid="version-${want.step}"]:not(:disabled)`) ??
+      group?.querySelector<HTMLButtonElement>(`[data-testid="version-${other}"]:not(:disabled)`);
+    button?.focus();
+  }, [messages, branches.switching]);
+
+  async function switchVersion(message: ChatMessageView, step: VersionStep) {
+    const target = versionId(message.siblings, step === "next" ? 1 : -1);
+    if (!target || !message.siblings || busy) return;
+    setEditing(null);
+    refocusVersion.current = { key: message.siblings.ids[0] ?? "", step };
+    if (!(await branches.showBranch(target))) refocusVersion.current = null;
+  }
+
+  async function sendEdit(message: ChatMessageView) {
+    if (!editing || editing.id !== message.id || busy) return;
+    const text = editing.text;
+    setEditing(null);
+    // Not sent: the edit comes back, as it was, with the reason shown.
+    if (!(await branches.edit(message, text))) setEditing({ id: message.id, text });
+  }
 
   async function retry(message: ChatMessageView) {
     if (!sessionId || turn.streaming) return;
@@ -109,8 +176,17 @@ export function ChatView({
     }
   }
 
+  const { showBranch } = branches;
+  const showAnchorBranch = useCallback((id: string) => showBranch(id, { quiet: true }), [showBranch]);
   // /c/:id?message=<id> (a fact's source on /memory, the context inspector): open at that message.
-  const anchor = useMessageAnchor({ messages, hasMore, loadingOlder, loadOlder: () => void loadOlder() });
+  const anchor = useMessageAnchor({
+    messages,
+    hasMore,
+    loadingOlder,
+    loadOlder: () => void loadOlder(),
+    // A search result may point at another branch: that branch is shown first.
+    showBranch: showAnchorBranch,
+  });
   const tMemory = useT("memory");
 
   const last = messages.at(-1);
@@ -150,6 +226,15 @@ export function ChatView({
           draft.setText(text);
           requestAnimationFrame(focusComposer);
         }}
+        busy={busy}
+        editing={editing}
+        onEditChange={setEditing}
+        onEditSend={(m) => void sendEdit(m)}
+        onRegenerate={(m) => {
+          setEditing(null);
+          void branches.regenerate(m);
+        }}
+        onVersion={(m, step) => void switchVersion(m, step)}
       />
       {notice && (
         <p
@@ -166,7 +251,10 @@ export function ChatView({
           draft.setText(value);
           if (error) setError(null);
         }}
-        onSend={(text, attachments) => send(text, attachments)}
+        // A send waits for a version switch to finish: it follows the branch shown.
+        onSend={(text, attachments) =>
+          branches.switching ? Promise.resolve(false) : send(text, attachments)
+        }
         onStop={turn.stop}
         streaming={turn.streaming}
         maxInputChars={maxInputChars}

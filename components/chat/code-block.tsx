@@ -2,6 +2,7 @@
 
 import { Fragment, isValidElement, type ReactNode, useEffect, useState } from "react";
 import { useT } from "@/lib/i18n/client";
+import { CopyButton } from "./copy-button";
 import type { Token } from "./highlight";
 
 function textOf(node: ReactNode): string {
@@ -17,7 +18,6 @@ function textOf(node: ReactNode): string {
  */
 export function CodeBlock({ children }: { children: ReactNode }) {
   const t = useT("chat");
-  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   const code = isValidElement<{ className?: string }>(children) ? children : null;
   const language = /language-([\w+#-]+)/.exec(code?.props.className ?? "")?.[1];
   const text = textOf(children).replace(/\n$/, "");
@@ -40,16 +40,6 @@ export function CodeBlock({ children }: { children: ReactNode }) {
     };
   }, [text, language]);
 
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied("yes");
-    } catch {
-      setCopied("failed");
-    }
-    setTimeout(() => setCopied(null), 2000);
-  }
-
   // Colours only for the text they were made for: while an answer streams, the newest text shows plain first.
   const tokens = lines?.text === text ? lines.tokens : null;
 
@@ -57,20 +47,14 @@ export function CodeBlock({ children }: { children: ReactNode }) {
     <div className="overflow-hidden rounded-md border border-zinc-200" data-testid="code-block">
       <div className="flex items-center justify-between bg-zinc-100 px-3 py-1 text-xs text-zinc-600">
         <span data-testid="code-language">{language ?? t("code.fallbackLanguage")}</span>
-        <button
-          type="button"
-          onClick={() => void copy()}
-          className="rounded px-1.5 py-0.5 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-zinc-900"
-          data-testid="code-copy"
-        >
-          <span aria-live="polite">
-            {copied === "yes"
-              ? t("code.copied")
-              : copied === "failed"
-                ? t("code.copyFailed")
-                : t("code.copy")}
-          </span>
-        </button>
+        <span className="flex items-center gap-2">
+          <CopyButton
+            text={text}
+            label={t("code.copyLabel", { language: language ?? t("code.fallbackLanguage") })}
+            className="rounded px-1.5 py-0.5 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-zinc-900"
+            testId="code-copy"
+          />
+        </span>
       </div>
       <pre className="overflow-x-auto bg-zinc-50 p-3 text-sm [overflow-wrap:normal]">
         {tokens ? (

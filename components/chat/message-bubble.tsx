@@ -3,31 +3,72 @@
 import { useRef, useState } from "react";
 import { MessageAttachments } from "@/components/attachments/message-attachments";
 import { useT } from "@/lib/i18n/client";
+import { hasVersions } from "./branches";
 import { ContextPanel } from "./context-panel";
+import { CopyButton } from "./copy-button";
 import { Markdown } from "./markdown";
+import { MessageEditor } from "./message-editor";
 import { ToolSteps } from "./tool-steps";
 import { type ChatMessageView, isTemporary } from "./types";
+import { type VersionStep, VersionSwitcher } from "./version-switcher";
+
+/** A message's small actions: always shown (no hover needed on touch screens), reachable with Tab. */
+const ACTION =
+  "-my-1 rounded px-1 py-1 underline-offset-2 hover:text-zinc-900 hover:underline focus-visible:outline-2 focus-visible:outline-zinc-900 disabled:cursor-not-allowed disabled:no-underline disabled:opacity-50";
+
+export interface EditState {
+  /** The question being edited. */
+  id: string;
+  text: string;
+}
 
 export function MessageBubble({
   message,
   sessionId,
   canRetry,
   onRetry,
+  busy,
+  editing,
+  onEditChange,
+  onEditSend,
+  onRegenerate,
+  onVersion,
 }: {
   message: ChatMessageView;
   sessionId: string | null;
   canRetry: boolean;
   onRetry: () => void;
+  /** An answer is being written or a version is being switched to: no new versions meanwhile. */
+  busy: boolean;
+  /** This question's edit in progress, if it is being edited. */
+  editing: EditState | null;
+  /** Starts (text), changes (text) or cancels (null) the edit of this question. */
+  onEditChange: (edit: EditState | null) => void;
+  onEditSend: () => void;
+  onRegenerate: () => void;
+  onVersion: (step: VersionStep) => void;
 }) {
   const t = useT("chat");
   const [showContext, setShowContext] = useState(false);
   const contextButton = useRef<HTMLButtonElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
   const closeContext = () => {
     setShowContext(false);
     contextButton.current?.focus();
   };
+  const cancelEdit = () => {
+    onEditChange(null);
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
   const isUser = message.role === "user";
   const persisted = !isTemporary(message);
+  const settled = persisted && message.status !== "streaming";
+  const versions = hasVersions(message.siblings) ? (
+    <VersionSwitcher siblings={message.siblings} disabled={busy} onStep={onVersion} />
+  ) : null;
+  const copy = message.text ? (
+    <CopyButton text={message.text} label={t("message.copyLabel")} className={ACTION} testId="message-copy" />
+  ) : null;
 
   return (
     <article
@@ -35,29 +76,59 @@ export function MessageBubble({
       data-role={message.role}
       data-status={message.status}
       data-seq={message.seq}
+      data-message-id={persisted ? message.id : undefined}
       aria-label={isUser ? t("message.you") : t("message.assistant")}
       className={`flex ${isUser ? "justify-end" : "justify-start"}`}
     >
-      <div className={`min-w-0 max-w-[85%] ${isUser ? "" : "w-full"}`}>
+      <div className={`min-w-0 max-w-[85%] ${isUser && !editing ? "" : "w-full"}`}>
         {!isUser && message.steps?.length ? <ToolSteps steps={message.steps} /> : null}
-        <div
-          className={`rounded-2xl px-4 py-2 ${isUser ? "bg-zinc-900 text-white" : "border border-zinc-200 bg-white"}`}
-          data-testid="message-text"
-        >
-          {isUser ? (
-            <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{message.text}</p>
-          ) : message.text ? (
-            <Markdown text={message.text} />
-          ) : message.status === "streaming" ? (
-            <p className="animate-pulse text-zinc-500">
-              <span className="sr-only">{t("message.writing")}</span>
-              <span aria-hidden="true">…</span>
-            </p>
-          ) : null}
-        </div>
+        {editing ? (
+          <MessageEditor
+            text={editing.text}
+            onChange={(text) => onEditChange({ id: message.id, text })}
+            onSend={onEditSend}
+            onCancel={cancelEdit}
+            disabled={busy}
+          />
+        ) : (
+          <div
+            className={`rounded-2xl px-4 py-2 ${isUser ? "bg-zinc-900 text-white" : "border border-zinc-200 bg-white"}`}
+            data-testid="message-text"
+          >
+            {isUser ? (
+              <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{message.text}</p>
+            ) : message.text ? (
+              <Markdown text={message.text} />
+            ) : message.status === "streaming" ? (
+              <p className="animate-pulse text-zinc-500">
+                <span className="sr-only">{t("message.writing")}</span>
+                <span aria-hidden="true">…</span>
+              </p>
+            ) : null}
+          </div>
+        )}
         {isUser && <MessageAttachments parts={message.parts} />}
+        {isUser && !editing && (versions || copy || (sessionId && persisted)) && (
+          <div className="mt-1 flex flex-wrap items-center justify-end gap-3 text-xs text-zinc-600">
+            {versions}
+            {sessionId && persisted && (
+              <button
+                ref={editButton}
+                type="button"
+                className={ACTION}
+                disabled={busy}
+                aria-label={t("message.editLabel")}
+                onClick={() => onEditChange({ id: message.id, text: message.text })}
+                data-testid="message-edit"
+              >
+                {t("message.edit")}
+              </button>
+            )}
+            {copy}
+          </div>
+        )}
         {!isUser && (
-          <div className="mt-1 flex items-center gap-3 text-xs text-zinc-500">
+          <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
             {message.status === "failed" && (
               <span className="font-medium text-red-700" data-testid="message-failed">
                 {message.error ? t("message.failedWith", { reason: message.error }) : t("message.failed")}
@@ -68,12 +139,26 @@ export function MessageBubble({
                 {t("message.interrupted")}
               </span>
             )}
+            {versions}
             {canRetry && (
               <button type="button" onClick={onRetry} className="underline" data-testid="retry-button">
                 {t("message.retry")}
               </button>
             )}
-            {sessionId && persisted && message.status !== "streaming" && (
+            {settled && copy}
+            {sessionId && settled && (
+              <button
+                type="button"
+                className={ACTION}
+                disabled={busy}
+                aria-label={t("message.regenerateLabel")}
+                onClick={onRegenerate}
+                data-testid="message-regenerate"
+              >
+                {t("message.regenerate")}
+              </button>
+            )}
+            {sessionId && settled && (
               <button
                 ref={contextButton}
                 type="button"

@@ -3,9 +3,10 @@
 import { Fragment, useEffect, useMemo, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { useT } from "@/lib/i18n/client";
-import { MessageBubble } from "./message-bubble";
+import { type EditState, MessageBubble } from "./message-bubble";
 import { foldToolSteps } from "./tool-steps-fold";
 import { type ChatMessageView, isTemporary } from "./types";
+import type { VersionStep } from "./version-switcher";
 
 const EXAMPLES = ["list.example1", "list.example2", "list.example3", "list.example4"] as const;
 
@@ -20,6 +21,12 @@ export function MessageList({
   onRetry,
   clearedThroughSeq,
   onExample,
+  busy,
+  editing,
+  onEditChange,
+  onEditSend,
+  onRegenerate,
+  onVersion,
 }: {
   messages: ChatMessageView[];
   sessionId: string | null;
@@ -33,6 +40,14 @@ export function MessageList({
   clearedThroughSeq: number;
   /** An example prompt was picked on the empty page: put it in the composer. */
   onExample: (text: string) => void;
+  /** An answer is being written or a version is being switched to: versions cannot change meanwhile. */
+  busy: boolean;
+  /** The question being edited, if any. */
+  editing: EditState | null;
+  onEditChange: (edit: EditState | null) => void;
+  onEditSend: (message: ChatMessageView) => void;
+  onRegenerate: (answer: ChatMessageView) => void;
+  onVersion: (message: ChatMessageView, step: VersionStep) => void;
 }) {
   const t = useT("chat");
   const bottomRef = useRef<HTMLDivElement>(null);
@@ -80,6 +95,12 @@ export function MessageList({
               sessionId={sessionId}
               canRetry={m.id === retryable}
               onRetry={() => onRetry(m)}
+              busy={busy}
+              editing={editing?.id === m.id ? editing : null}
+              onEditChange={onEditChange}
+              onEditSend={() => onEditSend(m)}
+              onRegenerate={() => onRegenerate(m)}
+              onVersion={(step) => onVersion(m, step)}
             />
             {clearedThroughSeq > 0 && m.seq === clearedThroughSeq && !isTemporary(m) && (
               <p

@@ -18,10 +18,12 @@ function typing(target: EventTarget | null): boolean {
 
 /**
  * The chat's keyboard shortcuts, and a help dialog listing them (opened by its button or by "?"):
- * Ctrl/Cmd+Shift+O new chat, "/" or Ctrl/Cmd+K the message box, Shift+Esc too.
+ * Ctrl/Cmd+Shift+O new chat, "/" the message box, Shift+Esc too. Ctrl/Cmd+K opens search
+ * (components/search/search-dialog.tsx handles it; listed here).
  */
 export function Shortcuts({ className = "" }: { className?: string }) {
   const t = useT("chat");
+  const tSearch = useT("search");
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const [mod, setMod] = useState("Ctrl");
@@ -35,9 +37,6 @@ export function Shortcuts({ className = "" }: { className?: string }) {
         e.preventDefault();
         router.push("/");
         requestAnimationFrame(focusComposer);
-      } else if (withMod && !e.shiftKey && key === "k") {
-        e.preventDefault();
-        focusComposer();
       } else if (!withMod && !e.altKey && key === "/" && !typing(e.target)) {
         e.preventDefault();
         focusComposer();
@@ -52,7 +51,8 @@ export function Shortcuts({ className = "" }: { className?: string }) {
 
   const rows: [string, string][] = [
     [`${mod}+Shift+O`, t("shortcuts.newChat")],
-    [t("shortcuts.or", { a: "/", b: `${mod}+K` }), t("shortcuts.focus")],
+    [`${mod}+K`, tSearch("shortcut")],
+    ["/", t("shortcuts.focus")],
     ["Enter", t("shortcuts.send")],
     ["Shift+Enter", t("shortcuts.newLine")],
     ["Escape", t("shortcuts.escape")],

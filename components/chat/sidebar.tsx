@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere";
 import { LocaleSwitch } from "@/components/i18n/locale-switch";
 import { MemoryLink } from "@/components/memory/memory-link";
+import { SearchButton } from "@/components/search/search-dialog";
 import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -22,6 +23,7 @@ import { useSessions } from "./use-sessions";
 export function Sidebar({ user }: { user: { name: string; email: string; role: "USER" | "ADMIN" } }) {
   const t = useT("sidebar");
   const tAuth = useT("auth");
+  const tData = useT("data");
   const errorText = useErrorText();
   const pathname = usePathname();
   const router = useRouter();
@@ -176,6 +178,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
           >
             {t("newChat")}
           </Link>
+          <SearchButton />
         </div>
         <nav className="flex-1 overflow-y-auto px-2" aria-label={t("conversations")}>
           {(error || list.error) && (
@@ -314,6 +317,13 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
               data-testid="api-keys-link"
             >
               {t("apiKeys")}
+            </Link>
+            <Link
+              href="/settings/data"
+              className="rounded-md px-2 py-1 text-zinc-700 hover:bg-zinc-100"
+              data-testid="data-link"
+            >
+              {tData("link")}
             </Link>
             <Button variant="ghost" onClick={() => void signOutHere()} data-testid="sign-out">
               {tAuth("signOut.here")}

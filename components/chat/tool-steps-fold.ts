@@ -36,13 +36,20 @@ function merge(stored: ToolStepView[], live: ToolStepView[] | undefined): ToolSt
   return [...stored, ...live.filter((s) => !seen.has(s.id))];
 }
 
-/** The messages to show: call and result rows folded into the `steps` of the answer that follows them. */
+/**
+ * The messages to show: call and result rows folded into the `steps` of the answer that follows them. A folded
+ * answer takes the versions (`siblings`) of its group's first row — the question's child — since that row is what
+ * another version of the answer replaces (issue 13).
+ */
 export function foldToolSteps(messages: readonly ChatMessageView[]): ChatMessageView[] {
   const out: ChatMessageView[] = [];
   let pending: ToolStepView[] = [];
+  let groupFirst: ChatMessageView | null = null;
   for (const m of messages) {
+    if (m.role === "user") groupFirst = null;
     const calls = callsOf(m);
     if (calls.length > 0) {
+      groupFirst ??= m;
       pending.push(...calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })));
       continue;
     }
@@ -55,8 +62,10 @@ export function foldToolSteps(messages: readonly ChatMessageView[]): ChatMessage
       continue;
     }
     if (m.role === "assistant" && (pending.length > 0 || m.steps?.length)) {
-      out.push({ ...m, steps: merge(pending, m.steps) });
+      const siblings = groupFirst ? groupFirst.siblings : m.siblings;
+      out.push({ ...m, steps: merge(pending, m.steps), ...(siblings ? { siblings } : {}) });
       pending = [];
+      groupFirst = null;
       continue;
     }
     out.push(m);

@@ -16,6 +16,20 @@ export interface ChatMessageView {
   toolCallId?: string | null;
   /** On an answer: the tool steps that led to it (folded from the call/result rows, or streamed live). */
   steps?: ToolStepView[];
+  /** The previous message on its path (null: a root). Absent on messages shown before the server named them. */
+  parentId?: string | null;
+  /**
+   * Its versions: the children of its parent, oldest first, and which one this is (issue 13). On a folded answer,
+   * the versions of its group's first message (the question's child on the path).
+   */
+  siblings?: Siblings;
+}
+
+export interface Siblings {
+  /** 0-based position of this message among `ids`. */
+  index: number;
+  count: number;
+  ids: string[];
 }
 
 /** One tool the model used in a turn, and what it returned (`ok` absent while it runs). */
@@ -27,10 +41,21 @@ export interface ToolStepView {
   result?: string;
 }
 
-/** GET /api/sessions/:id — one page of history, newest last. */
+/** GET (and PATCH) /api/sessions/:id — one page of the active path, newest last. */
 export interface ConversationPage {
+  session?: SessionView;
   messages: ChatMessageView[];
   hasMore: boolean;
+}
+
+/** The conversation as GET /api/sessions/:id describes it. */
+export interface SessionView {
+  id: string;
+  title: string;
+  /** The last message of the branch the user is on (null: no messages yet). */
+  activeLeafId?: string | null;
+  /** The user renamed it: the automatic title never replaces it. */
+  titleByUser?: boolean;
 }
 
 export interface SessionSummary {

@@ -7,7 +7,7 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 import { getJson, RequestError, sendJson } from "./api";
 import { formatCount } from "./format";
 import { setTabTitle } from "./tab-title";
-import type { ChatMessageView, ConversationPage } from "./types";
+import { type ChatMessageView, type ConversationPage, isTemporary } from "./types";
 import { forgetDraft, storeDraft, type useDraft } from "./use-draft";
 import type { TurnResult, useTurn } from "./use-turn";
 
@@ -48,6 +48,8 @@ export function useSend({
   maxInputChars,
   claimAddress,
   onSessionsChanged,
+  onTitle,
+  onFirstAnswer,
 }: {
   sessionId: string | null;
   setSessionId: (id: string | null) => void;
@@ -59,6 +61,10 @@ export function useSend({
   maxInputChars: number;
   claimAddress: (path: string) => void;
   onSessionsChanged: () => void;
+  /** A new conversation got its title (from the first message). */
+  onTitle?: (title: string) => void;
+  /** The conversation's first question was taken: the server names it once the answer is complete. */
+  onFirstAnswer?: (sessionId: string) => void;
 }) {
   const t = useT("chat");
   const errorText = useErrorText();
@@ -99,9 +105,14 @@ export function useSend({
         setSessionId(id);
         claimAddress(`/c/${id}`);
         setTabTitle(title);
+        onTitle?.(title);
         onSessionsChanged();
       }
       const owner = id;
+      const first = messages.length === 0;
+      // The new question follows the branch this view shows (the server's active leaf unless another tab moved it).
+      const leaf = messages.at(-1);
+      const parent = leaf && !isTemporary(leaf) ? { parentId: leaf.id } : {};
 
       const now = new Date().toISOString();
       const userId = tempId();
@@ -129,11 +140,18 @@ export function useSend({
       ]);
       const result: TurnResult = await turn.run(
         owner,
-        { content: text, ...(attachments.length ? { attachments: attachments.map((a) => a.id) } : {}) },
+        {
+          content: text,
+          ...parent,
+          ...(attachments.length ? { attachments: attachments.map((a) => a.id) } : {}),
+        },
         { assistantId, userTempId: userId, onAccepted: () => forgetDraft(owner) },
       );
       onSessionsChanged();
-      if (result.kind === "accepted") return true;
+      if (result.kind === "accepted") {
+        if (first) onFirstAnswer?.(owner);
+        return true;
+      }
 
       setMessages((prev) => prev.filter((m) => m.id !== userId && m.id !== assistantId));
       if (result.kind === "stopped") {
@@ -183,6 +201,8 @@ export function useSend({
       maxInputChars,
       claimAddress,
       onSessionsChanged,
+      onTitle,
+      onFirstAnswer,
       t,
       errorText,
       composerProblem,

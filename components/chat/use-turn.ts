@@ -21,6 +21,21 @@ export type TurnResult =
 
 type SetMessages = Dispatch<SetStateAction<ChatMessageView[]>>;
 
+/**
+ * What POST /api/sessions/:id/messages is asked: a question (after `parentId` when given: null makes it a new first
+ * question — an edit of the first one), a new answer to the question of `regenerate`, or a retry of a failed answer.
+ */
+export type TurnBody =
+  | { content: string; parentId?: string | null; attachments?: string[] }
+  | { regenerate: string }
+  | { retryMessageId: string };
+
+/** A message's parent as the server's `meta` event names it (absent from servers before issue 13). */
+function parentOf(message: object): { parentId?: string | null } {
+  const parentId = (message as { parentId?: unknown }).parentId;
+  return typeof parentId === "string" || parentId === null ? { parentId } : {};
+}
+
 /** Streams turns (POST /api/sessions/:id/messages, Server-Sent Events) into the message list; Stop and Retry. */
 export function useTurn(setMessages: SetMessages) {
   const t = useT("chat");
@@ -45,7 +60,7 @@ export function useTurn(setMessages: SetMessages) {
   const run = useCallback(
     async (
       sessionId: string,
-      body: { content: string } | { retryMessageId: string },
+      body: TurnBody,
       {
         assistantId,
         userTempId,
@@ -80,13 +95,14 @@ export function useTurn(setMessages: SetMessages) {
             setMessages((prev) =>
               prev.map((m) => {
                 if (userTempId && m.id === userTempId)
-                  return { ...m, id: userMessage.id, seq: userMessage.seq };
+                  return { ...m, id: userMessage.id, seq: userMessage.seq, ...parentOf(userMessage) };
                 if (m.id === placeholder)
                   return {
                     ...m,
                     id: assistantMessage.id,
                     seq: assistantMessage.seq,
                     createdAt: assistantMessage.createdAt,
+                    ...parentOf(assistantMessage),
                   };
                 return m;
               }),

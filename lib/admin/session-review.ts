@@ -1,7 +1,7 @@
 import "server-only";
 import { loadMemory } from "@/lib/chat/memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "@/lib/chat/memory-config";
-import { getSessionReviewForAdmin } from "@/lib/db/admin";
+import { getSessionReviewPage } from "@/lib/db/admin-review";
 import { db } from "@/lib/db/client";
 import { isSnapshotCurrent, MemoryFormatError, type MemoryItem, restore } from "@/lib/memory";
 
@@ -21,25 +21,31 @@ export interface AdminSnapshot {
 }
 
 /**
- * One page of a session's history beside its memory: the stored snapshot, the conversation's memory settings, and
- * the history seqs the model would be sent on the next turn — decided by `loadMemory`, exactly as a turn decides.
- * `config` overrides the conversation's own settings (tests).
+ * One page of a session's history — every branch, each message marked with its place in the tree (active path,
+ * parent, branch point; lib/db/admin-review.ts) — beside its memory: the stored snapshot, the conversation's memory
+ * settings, and the history seqs the model would be sent on the next turn — decided by `loadMemory`, exactly as a
+ * turn decides. `pathFrom` is the previous page's `pathNext`. `config` overrides the conversation's own settings
+ * (tests).
  */
 export async function getSessionReview({
   sessionId,
   beforeSeq,
   limit,
+  pathFrom,
   config: override,
 }: {
   sessionId: string;
   beforeSeq?: number;
   limit: number;
+  pathFrom?: string | null;
   config?: Pick<MemoryConfig, "policy" | "tailRows">;
 }) {
-  const review = await getSessionReviewForAdmin({ sessionId, beforeSeq, limit });
+  const review = await getSessionReviewPage({ sessionId, beforeSeq, limit, pathFrom });
   const resolved = memoryConfig(storedMemorySettings(review.memorySettings));
   const config = { ...resolved, ...override };
-  const throughSeq = review.session.messageCount;
+  // Memory follows the active path: the snapshot is the active leaf's.
+  const leaf = review.session.activeLeaf;
+  const throughSeq = leaf?.seq ?? 0;
   let snapshot: AdminSnapshot | null = null;
   if (review.snapshot) {
     const { items, ...header } = review.snapshot;
@@ -54,7 +60,7 @@ export async function getSessionReview({
   }
   const memory = await loadMemory(db, {
     sessionId,
-    throughSeq,
+    leaf,
     startSeq: review.memoryStartSeq,
     config: config as MemoryConfig,
     snapshot: review.snapshot,
@@ -63,6 +69,7 @@ export async function getSessionReview({
     session: review.session,
     messages: review.messages,
     hasMore: review.hasMore,
+    pathNext: review.pathNext,
     snapshot,
     policy: config.policy.id,
     settings: resolved.settings,

@@ -21,7 +21,7 @@ export async function getMemoryState({ sessionId, userId }: { sessionId: string;
   const config = memoryConfig(stored);
   const memory = await loadMemory(db, {
     sessionId,
-    throughSeq: session.lastSeq,
+    leaf: session.activeLeafId ? { id: session.activeLeafId, seq: session.activeLeafSeq } : null,
     startSeq: session.memoryStartSeq,
     config,
   });

@@ -1,41 +1,45 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/client";
-import { getHistoryTail, getSnapshotBySessionId } from "@/lib/db/turns";
+import { getPathTail } from "@/lib/db/tree";
+import { getSnapshotBySessionId } from "@/lib/db/turns";
 import {
   isSnapshotCurrent,
   MemoryFormatError,
   type MemoryItem,
   rebuildFromTail,
   restore,
+  summariesOnPath,
 } from "@/lib/memory";
 import type { MemoryConfig } from "./memory-config";
 
 type SnapshotRow = Awaited<ReturnType<typeof getSnapshotBySessionId>>;
 
 /**
- * The memory a turn starts from, for a history that ends at `throughSeq`: the one snapshot row when the policy in
- * force made it through exactly that seq, otherwise a rebuild from an indexed read of the history tail after the
- * memory start boundary (never the whole history), keeping the summaries the old snapshot had. A snapshot that
- * does not parse is rebuilt too: history is the source of truth. Turns and the admin's "next turn" view both
- * decide through here. Pass `snapshot` when the row has been read already.
+ * The memory a turn starts from, for a history whose path ends at `leaf` (the new question's parent; null: the
+ * question is a root): the one snapshot row when the policy in force made it for exactly that message, otherwise a
+ * rebuild from an indexed walk up that path after the memory start boundary (never the whole conversation),
+ * keeping the summaries of the old snapshot that cover this path too. A snapshot that does not parse is rebuilt:
+ * history is the source of truth. Turns, branch switches and the admin's "next turn" view all decide through
+ * here. Pass `snapshot` when the row has been read already.
  */
 export async function loadMemory(
   client: Tx | Db,
   {
     sessionId,
-    throughSeq,
+    leaf,
     startSeq,
     config,
     snapshot,
   }: {
     sessionId: string;
-    throughSeq: number;
+    leaf: { id: string; seq: number } | null;
     startSeq: number;
     config: MemoryConfig;
     snapshot?: SnapshotRow;
   },
 ): Promise<{ items: MemoryItem[]; rebuilt: boolean; version: number | null }> {
   const snap = snapshot === undefined ? await getSnapshotBySessionId(client, { sessionId }) : snapshot;
+  const throughSeq = leaf?.seq ?? 0;
   let stored: MemoryItem[] = [];
   if (snap) {
     try {
@@ -48,12 +52,10 @@ export async function loadMemory(
       console.warn(`[memory] snapshot of session ${sessionId} does not parse, rebuilding: ${e.message}`);
     }
   }
-  const tail = await getHistoryTail(client, {
-    sessionId,
-    throughSeq,
-    afterSeq: startSeq,
-    take: config.tailRows,
-  });
-  const items = rebuildFromTail(tail, config.policy, { startSeq, carried: stored });
+  const tail = leaf
+    ? await getPathTail(client, { sessionId, leafId: leaf.id, afterSeq: startSeq, take: config.tailRows })
+    : [];
+  const carried = snap ? summariesOnPath(stored, { snapshotThroughSeq: snap.throughSeq, tail }) : [];
+  const items = rebuildFromTail(tail, config.policy, { startSeq, carried });
   return { items, rebuilt: true, version: snap?.version ?? null };
 }

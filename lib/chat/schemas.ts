@@ -17,6 +17,9 @@ export const turnInputSchema = z.union([
           `A message can carry at most ${MAX_ATTACHMENTS_PER_MESSAGE} files (${MAX_IMAGES_PER_MESSAGE} of them images).`,
         )
         .optional(),
+      // Issue 13: the message this one follows (an edit posts the edited question's parent); null: a new root;
+      // omitted: after the active leaf.
+      parentId: z.string().min(1).max(64).nullable().optional(),
     })
     // A message may be only attachments; otherwise it needs text.
     .refine((input) => input.content.length > 0 || (input.attachments?.length ?? 0) > 0, {
@@ -24,6 +27,8 @@ export const turnInputSchema = z.union([
       path: ["content"],
     }),
   z.object({ retryMessageId: z.string().min(1).max(64) }),
+  // Issue 13: a new version of this answer, beside it.
+  z.object({ regenerate: z.string().min(1).max(64) }),
 ]);
 export type TurnInput = z.infer<typeof turnInputSchema>;
 
@@ -38,3 +43,13 @@ export const renameSessionSchema = z.object({
     .min(1, "A title cannot be empty.")
     .max(200, "A title can have at most 200 characters."),
 });
+
+/** PATCH /api/sessions/:id: a rename, a branch switch (issue 13), or both. */
+export const updateSessionSchema = z
+  .object({
+    title: renameSessionSchema.shape.title.optional(),
+    activeLeafId: z.string().min(1).max(64).optional(),
+  })
+  .refine((input) => input.title !== undefined || input.activeLeafId !== undefined, {
+    message: "Send a title or an activeLeafId.",
+  });

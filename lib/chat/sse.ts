@@ -2,8 +2,8 @@
 export type TurnEvent =
   | {
       type: "meta";
-      userMessage: { id: string; seq: number; createdAt: string };
-      assistantMessage: { id: string; seq: number; createdAt: string };
+      userMessage: { id: string; seq: number; parentId: string | null; createdAt: string };
+      assistantMessage: { id: string; seq: number; parentId: string | null; createdAt: string };
       model: string;
       offline: boolean;
     }

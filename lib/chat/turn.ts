@@ -6,16 +6,20 @@ import { resolveAttachmentRefs } from "@/lib/attachments/resolve";
 import { type BuiltContext, buildContext, ContextBudgetError, withToolStep } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { isStorageError } from "@/lib/db/errors";
+import { getNode } from "@/lib/db/tree";
 import {
+  appendRegeneratedAnswer,
   appendToolStep,
   appendTurnMessages,
   type CommitResult,
   commitTurn,
   getAnswerWithQuestion,
+  getQuestionOf,
   getSnapshotBySessionId,
   inTransaction,
   type Lease,
   messageToItem,
+  readParts,
   recordContext,
   reopenAnswer,
   salvageAnswerText,
@@ -33,6 +37,7 @@ import {
   retryRefusal,
   type ToolCall,
 } from "@/lib/memory";
+import { scheduleAutoTitle } from "./auto-title";
 import { eventStream } from "./event-stream";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
@@ -73,12 +78,9 @@ export async function startTurn({
       userId,
       leaseId: randomUUID(),
       leaseSeconds,
-      seqs: "content" in input ? 2 : 0,
+      seqs: "content" in input ? 2 : "regenerate" in input ? 1 : 0,
     });
-    const { question, answer } =
-      "content" in input
-        ? await appendTurnMessages(tx, { lease, content: input.content, model: model.model })
-        : await reopenForRetry(tx, { lease, answerId: input.retryMessageId, model: model.model });
+    const { question, answer } = await appendOrReopen(tx, { lease, input, model: model.model });
     // Issue 12: the user's uploads become this message's attachments (422, rolled back, if one cannot be).
     const attached =
       "content" in input && input.attachments?.length
@@ -87,7 +89,7 @@ export async function startTurn({
     const config = memoryConfig(storedMemorySettings(lease.memorySettings));
     const memory = await loadMemory(tx, {
       sessionId,
-      throughSeq: question.seq - 1,
+      leaf: question.parent,
       startSeq: lease.memoryStartSeq,
       config,
     });
@@ -95,7 +97,7 @@ export async function startTurn({
       seq: question.seq,
       role: "user",
       text: question.text,
-      parts: attached ?? question.parts,
+      parts: attached ?? question.parts ?? null,
       toolCallId: null,
     });
     const context = contextFor({
@@ -118,6 +120,8 @@ export async function startTurn({
       memoryVersion: memory.version,
       context,
       longTermMemory: longTerm.enabled,
+      // The conversation's first question was just asked (not a retry or another version of its answer).
+      namesConversation: "content" in input && question.seq === 1,
     };
   });
 
@@ -127,11 +131,13 @@ export async function startTurn({
       userMessage: {
         id: turn.question.id,
         seq: turn.question.seq,
+        parentId: turn.question.parentId,
         createdAt: turn.question.createdAt.toISOString(),
       },
       assistantMessage: {
         id: turn.answer.id,
         seq: turn.answer.seq,
+        parentId: turn.answer.parentId,
         createdAt: turn.answer.createdAt.toISOString(),
       },
       model: model.model,
@@ -189,6 +195,7 @@ async function answerWithTools({
   };
   let context = turn.context;
   let answerSeq = turn.answer.seq;
+  let answerParentId = turn.answer.parentId;
   const steps: MemoryItem[] = [];
   for (let step = 0; ; step++) {
     const answer = await streamAnswer({
@@ -232,6 +239,7 @@ async function answerWithTools({
         lease: turn.lease,
         answerId: turn.answer.id,
         answerSeq,
+        answerParentId,
         call: { text: answer.outcome.text, toolCalls: calls },
         results,
         model: model.model,
@@ -242,18 +250,20 @@ async function answerWithTools({
       return { answer: { outcome: { status: "interrupted", text: "" } }, steps, answerSeq, leaseLost: true };
     }
     answerSeq = stored.answerSeq;
+    answerParentId = stored.answerParentId;
     steps.push(...stepItems);
     draft.text = "";
   }
 }
 
-type StoredMessage = { id: string; seq: number; createdAt: Date };
+type StoredMessage = { id: string; seq: number; parentId: string | null; createdAt: Date };
 type StartedTurn = {
   userId: string;
+  question: Question;
   longTermMemory: boolean;
+  namesConversation: boolean;
   lease: Lease;
   config: MemoryConfig;
-  question: StoredMessage;
   questionItem: MemoryItem;
   answer: StoredMessage;
   memory: MemoryItem[];
@@ -262,15 +272,70 @@ type StartedTurn = {
   context: BuiltContext;
 };
 
-/** The retried answer, emptied for another attempt, and its question — when the retry rule allows it. */
-async function reopenForRetry(
+type Question = StoredMessage & {
+  text: string;
+  parts: unknown;
+  /** The message the question follows: where its memory ends (null: a root, no memory). */
+  parent: { id: string; seq: number } | null;
+};
+
+/**
+ * The turn's question and its empty answer: a new question after the active leaf or the given parent (issue 13),
+ * a new version of an answer beside it, or the retried answer reopened — when the retry rule allows it.
+ */
+async function appendOrReopen(
   tx: Tx,
-  { lease, answerId, model }: { lease: Lease; answerId: string; model: string },
-) {
-  const { answer, question } = await getAnswerWithQuestion(tx, { sessionId: lease.sessionId, answerId });
+  { lease, input, model }: { lease: Lease; input: TurnInput; model: string },
+): Promise<{ question: Question; answer: StoredMessage }> {
+  const { sessionId } = lease;
+  if ("content" in input) {
+    const parent =
+      input.parentId === undefined ? lease.activeLeaf : await parentFor(tx, sessionId, input.parentId);
+    const { question, answer } = await appendTurnMessages(tx, {
+      lease,
+      content: input.content,
+      model,
+      parentId: parent?.id ?? null,
+    });
+    return { question: { ...question, parent }, answer };
+  }
+  if ("regenerate" in input) {
+    const question = await getQuestionOf(tx, { sessionId, answerId: input.regenerate });
+    if (!question) throw new AppError("not_found", "There is no such answer in this conversation.");
+    const answer = await appendRegeneratedAnswer(tx, { lease, questionId: question.id, model });
+    return { question: { ...question, parent: await nodeRef(tx, sessionId, question.parentId) }, answer };
+  }
+  const { answer, question } = await getAnswerWithQuestion(tx, { sessionId, answerId: input.retryMessageId });
   const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore });
   if (refusal || !question) throw new AppError("conflict", refusal ?? "This answer cannot be retried.");
-  return { question, answer: await reopenAnswer(tx, { answerId, model }) };
+  const reopened = await reopenAnswer(tx, { sessionId, answerId: input.retryMessageId, model });
+  return {
+    question: { ...question, parent: await nodeRef(tx, sessionId, question.parentId) },
+    answer: reopened,
+  };
+}
+
+/** The message a new question may follow: a finished answer of this conversation (null: a new root). */
+async function parentFor(tx: Tx, sessionId: string, parentId: string | null) {
+  if (parentId === null) return null;
+  const node = await getNode(tx, { sessionId, messageId: parentId });
+  if (!node) throw new AppError("not_found", "The message to continue from is not in this conversation.");
+  if (
+    node.role !== "assistant" ||
+    node.status === "streaming" ||
+    readParts(node.parts).toolCalls.length > 0
+  ) {
+    throw new AppError("validation_failed", "A question can only follow an answer.", {
+      details: { parentId },
+    });
+  }
+  return { id: node.id, seq: node.seq };
+}
+
+async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
+  if (id === null) return null;
+  const node = await getNode(tx, { sessionId, messageId: id });
+  return node ? { id: node.id, seq: node.seq } : null;
 }
 
 /**
@@ -366,6 +431,14 @@ async function finishTurn({
   }
   if (committed === "lease_lost") return lostCommit(turn, outcome);
   scheduleSummary({ sessionId: turn.lease.sessionId, items, config: turn.config });
+  // The conversation's first answer names it (off the hot path; a user's rename always wins).
+  if (outcome.status === "complete" && turn.namesConversation) {
+    scheduleAutoTitle({
+      sessionId: turn.lease.sessionId,
+      question: turn.question.text,
+      answer: outcome.text,
+    });
+  }
   if (failure) return { type: "error", code: failure.code, message: failure.message };
   return outcome.status === "complete"
     ? {
@@ -402,6 +475,16 @@ async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome, steps: Memo
         answerId: turn.answer.id,
         outcome,
         snapshot: { items, policy: config.policy.id, throughSeq: answerSeq, baseVersion },
+        searchDocs: [
+          { ...turn.question, sessionId: lease.sessionId, userId: turn.userId, role: "user" },
+          {
+            ...turn.answer,
+            sessionId: lease.sessionId,
+            userId: turn.userId,
+            role: "assistant",
+            text: outcome.text,
+          },
+        ],
       }),
     );
     if (committed !== "snapshot_moved") return { committed, items };

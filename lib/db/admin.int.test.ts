@@ -62,7 +62,12 @@ async function beginTurn(sessionId: string, userId: string, content: string) {
       leaseSeconds: 60,
       seqs: 2,
     });
-    const { question, answer } = await appendTurnMessages(tx, { lease, content, model: "test-model" });
+    const { question, answer } = await appendTurnMessages(tx, {
+      lease,
+      content,
+      model: "test-model",
+      parentId: lease.activeLeaf?.id ?? null,
+    });
     const tail = await getHistoryTail(tx, { sessionId, throughSeq: question.seq - 1, take: 10 });
     const memory = rebuildFromTail(tail, policy);
     const questionItem = { role: "user" as const, text: question.text, seq: question.seq };
@@ -667,12 +672,28 @@ describe(`admin API authorization (${kind})`, () => {
       "memoryStartSeq",
       "messages",
       "nextContextSeqs",
+      "pathNext",
       "policy",
       "session",
       "settings",
       "snapshot",
     ]);
     expect(body.hasMore).toBe(true);
+    // The next older page carries the active path on from where this one stopped (issue 13).
+    const older = await session.GET(
+      new Request(`http://x/api/admin/sessions/${sessionId}?limit=2&before=3&pathFrom=${body.pathNext}`),
+      ctx({ id: sessionId }),
+    );
+    const olderBody = (await older.json()) as { messages: { seq: number; tree: { onPath: boolean } }[] };
+    expect(olderBody.messages.map((m) => [m.seq, m.tree.onPath])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+    const tooLong = await session.GET(
+      new Request(`http://x/api/admin/sessions/${sessionId}?pathFrom=${"x".repeat(65)}`),
+      ctx({ id: sessionId }),
+    );
+    expect(tooLong.status).toBe(400);
 
     const bad = await sessions.GET(new Request("http://x/api/admin/sessions?cursor=garbage"), ctx({}));
     expect(bad.status).toBe(400);

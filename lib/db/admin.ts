@@ -5,8 +5,8 @@ import type { MemoryItem } from "@/lib/memory";
 import type { MessageRole, MessageStatus } from "@/lib/types";
 import { databaseKind, db, type Prisma } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
-import { getMessagesBySessionId, unsafeDeleteSessionById } from "./sessions";
-import { getTurnContextByMessageId, readParts } from "./turns";
+import { unsafeDeleteSessionById } from "./sessions";
+import { getTurnContextByMessageId } from "./turns";
 
 // Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
 // admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.
@@ -111,61 +111,6 @@ export interface AdminMessage {
   toolCalls: NonNullable<MemoryItem["toolCalls"]>;
   imageUrls: string[];
   createdAt: Date;
-}
-
-/**
- * One page of a session's history (newest page first, ascending within the page) beside the raw pieces of its
- * memory: the stored snapshot row and the session's memory settings and start boundary. lib/admin/session-review.ts
- * turns them into what the next turn would see, by the rules a turn uses.
- */
-export async function getSessionReviewForAdmin({
-  sessionId,
-  beforeSeq,
-  limit,
-}: {
-  sessionId: string;
-  beforeSeq?: number;
-  limit: number;
-}) {
-  const [session, memory] = await Promise.all([
-    getSessionForAdminOrThrow({ sessionId }),
-    db.chatSession.findUnique({
-      where: { id: sessionId },
-      select: { memorySettings: true, memoryStartSeq: true },
-    }),
-  ]);
-  const [page, snapshot] = await Promise.all([
-    getMessagesBySessionId({ sessionId, beforeSeq, limit }),
-    db.memorySnapshot.findUnique({
-      where: { sessionId },
-      select: { items: true, policy: true, throughSeq: true, version: true, updatedAt: true },
-    }),
-  ]);
-  const messages: AdminMessage[] = page.messages.map((m) => {
-    const { toolCalls, imageUrls } = readParts(m.parts);
-    return {
-      id: m.id,
-      seq: m.seq,
-      role: m.role,
-      text: m.text,
-      status: m.status,
-      model: m.model,
-      promptTokens: m.promptTokens,
-      completionTokens: m.completionTokens,
-      toolCallId: m.toolCallId,
-      toolCalls,
-      imageUrls,
-      createdAt: m.createdAt,
-    };
-  });
-  return {
-    session,
-    messages,
-    hasMore: page.hasMore,
-    snapshot,
-    memorySettings: memory?.memorySettings ?? null,
-    memoryStartSeq: memory?.memoryStartSeq ?? 0,
-  };
 }
 
 /** What one turn sent to the model, in any user's session. */

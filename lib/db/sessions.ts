@@ -1,8 +1,10 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { db } from "./client";
+import { db, type Tx } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
+import { siblingsOf, walkUp } from "./tree";
+import { putSnapshot } from "./turns";
 
 export const sessionSelect = {
   id: true,
@@ -12,11 +14,16 @@ export const sessionSelect = {
   lastSeq: true,
   /** Messages up to this seq were said before the conversation's memory was cleared. */
   memoryStartSeq: true,
+  /** The last message of the branch the user is on (issue 13). */
+  activeLeafId: true,
+  /** The user renamed it: the automatic title leaves it alone. */
+  titleByUser: true,
 } as const;
 
 export const messageSelect = {
   id: true,
   seq: true,
+  parentId: true,
   role: true,
   text: true,
   parts: true,
@@ -57,7 +64,7 @@ export async function getSessionForUserOrThrow({ sessionId, userId }: { sessionI
   return session;
 }
 
-/** One page of history, newest page first by default, returned in ascending seq order. */
+/** One page of the whole history by seq (every branch), newest page first by default, in ascending seq order. */
 export async function getMessagesBySessionId({
   sessionId,
   beforeSeq,
@@ -75,6 +82,41 @@ export async function getMessagesBySessionId({
   });
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (m) => m.seq });
   return { messages: await withLiveStatus(sessionId, page.reverse()), hasMore: nextCursor !== null };
+}
+
+/**
+ * One page of the active path (issue 13), newest page first by default, returned oldest first; `beforeSeq` is the
+ * seq of the oldest message the reader has, and the page continues above it. Each message carries its versions
+ * (`siblings`). Walks parent links from the leaf: the page's rows, never the conversation.
+ */
+export async function getActivePathPage({
+  sessionId,
+  leafId,
+  beforeSeq,
+  limit,
+}: {
+  sessionId: string;
+  leafId: string | null;
+  beforeSeq?: number;
+  limit: number;
+}) {
+  let fromId = leafId;
+  if (fromId !== null && beforeSeq !== undefined) {
+    const oldest = await db.chatMessage.findUnique({
+      where: { sessionId_seq: { sessionId, seq: beforeSeq } },
+      select: { parentId: true },
+    });
+    fromId = oldest?.parentId ?? null;
+  }
+  if (fromId === null) return { messages: [], hasMore: false };
+  const nodes = await walkUp(db, { sessionId, fromId, take: limit + 1 });
+  const hasMore = nodes.length > limit;
+  const ids = nodes.slice(0, limit).map((n) => n.id);
+  const rows = await db.chatMessage.findMany({ where: { id: { in: ids } }, select: messageSelect });
+  rows.sort((a, b) => a.seq - b.seq);
+  const siblings = await siblingsOf(db, { sessionId, messages: rows });
+  const messages = rows.map((m) => ({ ...m, siblings: siblings.get(m.id) }));
+  return { messages: await withLiveStatus(sessionId, messages), hasMore };
 }
 
 /**
@@ -103,7 +145,7 @@ export async function renameSessionForUser({
   try {
     return await db.chatSession.update({
       where: { id: sessionId, userId },
-      data: { title },
+      data: { title, titleByUser: true },
       select: sessionSelect,
     });
   } catch (e) {
@@ -190,7 +232,14 @@ export async function deleteSessionForUser({ sessionId, userId }: { sessionId: s
 export async function getSessionMemoryForUser({ sessionId, userId }: { sessionId: string; userId: string }) {
   const row = await db.chatSession.findFirst({
     where: { id: sessionId, userId },
-    select: { id: true, lastSeq: true, memorySettings: true, memoryStartSeq: true },
+    select: {
+      id: true,
+      lastSeq: true,
+      memorySettings: true,
+      memoryStartSeq: true,
+      activeLeafId: true,
+      activeLeafSeq: true,
+    },
   });
   if (!row) throw notFound();
   return row;
@@ -228,31 +277,52 @@ export async function clearSessionMemoryForUser({
   policy: string;
 }) {
   return db.$transaction(async (tx) => {
-    const now = new Date();
-    const [row] = await tx.chatSession.updateManyAndReturn({
-      where: { id: sessionId, userId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
-      data: { leaseId: null, leaseUntil: null },
-      select: { lastSeq: true },
+    const row = await takeIdleSession(tx, {
+      sessionId,
+      userId,
+      busyMessage: "An answer is still being written. Clear the memory when it is done.",
     });
-    if (!row) {
-      const exists = await tx.chatSession.findFirst({
-        where: { id: sessionId, userId },
-        select: { id: true },
-      });
-      if (!exists) throw notFound();
-      throw new AppError(
-        "turn_in_progress",
-        "An answer is still being written. Clear the memory when it is done.",
-      );
-    }
     await tx.chatSession.update({ where: { id: sessionId }, data: { memoryStartSeq: row.lastSeq } });
-    const empty = { items: [], policy, throughSeq: row.lastSeq };
-    await tx.memorySnapshot.upsert({
-      where: { sessionId },
-      create: { sessionId, ...empty },
-      update: { ...empty, version: { increment: 1 } },
-      select: { sessionId: true },
-    });
+    // The snapshot is the active leaf's memory (issue 13): empty, made for that leaf.
+    await putSnapshot(tx, { sessionId, items: [], policy, throughSeq: row.activeLeafSeq });
     return { memoryStartSeq: row.lastSeq };
+  });
+}
+
+/**
+ * A user's session when no turn holds a live lease on it, taking an expired lease away (so a stalled turn that
+ * wakes up later cannot commit onto what the caller changes): 404 when it is not theirs, 409 while an answer is
+ * being written.
+ */
+export async function takeIdleSession(
+  tx: Tx,
+  { sessionId, userId, busyMessage }: { sessionId: string; userId: string; busyMessage: string },
+) {
+  const [row] = await tx.chatSession.updateManyAndReturn({
+    where: { id: sessionId, userId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date() } }] },
+    data: { leaseId: null, leaseUntil: null },
+    select: {
+      lastSeq: true,
+      activeLeafId: true,
+      activeLeafSeq: true,
+      memorySettings: true,
+      memoryStartSeq: true,
+    },
+  });
+  if (row) return row;
+  const exists = await tx.chatSession.findFirst({ where: { id: sessionId, userId }, select: { id: true } });
+  if (!exists) throw notFound();
+  throw new AppError("turn_in_progress", busyMessage);
+}
+
+/** Makes a message the conversation's active leaf (issue 13). */
+export async function setActiveLeaf(
+  tx: Tx,
+  { sessionId, leaf }: { sessionId: string; leaf: { id: string; seq: number } },
+) {
+  await tx.chatSession.update({
+    where: { id: sessionId },
+    data: { activeLeafId: leaf.id, activeLeafSeq: leaf.seq },
+    select: { id: true },
   });
 }

@@ -8,7 +8,8 @@ import { type Db, databaseKind } from "./client";
  * contains one of `ids`. AuditLog.targetId is left out: the audit entry names what was deleted, by design.
  */
 export async function rowsReferring(db: Db, url: string, ids: string[]): Promise<Record<string, number>> {
-  for (const id of ids) expect(id).toMatch(/^[a-z0-9]+$/i);
+  // Ids are interpolated into LIKE patterns: only cuid/UUID characters.
+  for (const id of ids) expect(id).toMatch(/^[a-z0-9-]+$/i);
   const columns =
     databaseKind(url) === "sqlite"
       ? await db.$queryRawUnsafe<{ table: string; column: string }[]>(

@@ -1,10 +1,13 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { type AttachmentPart, attachedFiles, readAttachmentParts } from "@/lib/attachments/parts";
 import { AppError } from "@/lib/errors";
 import type { HistoryMessage, MemoryItem, ToolCall } from "@/lib/memory";
 import { withAttachedFiles } from "@/lib/memory/attachments";
 import { db, type Prisma, type Tx } from "./client";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
+import { indexMessages, type SearchDocInput } from "./search";
+import { walkUp } from "./tree";
 
 // The reads and writes of a chat turn. Plain queries: which rows memory is made of, and when a snapshot can be
 // trusted, is decided by lib/memory and sequenced by lib/chat/turn.ts.
@@ -72,6 +75,8 @@ export interface Lease {
   memorySettings: unknown;
   /** Memory was cleared through this seq (0: never). */
   memoryStartSeq: number;
+  /** The conversation's active leaf before this turn (null: no messages yet). */
+  activeLeaf: { id: string; seq: number } | null;
 }
 
 /**
@@ -103,7 +108,13 @@ export async function takeLease(
         lastSeq: { increment: seqs },
         updatedAt: now,
       },
-      select: { lastSeq: true, memorySettings: true, memoryStartSeq: true },
+      select: {
+        lastSeq: true,
+        memorySettings: true,
+        memoryStartSeq: true,
+        activeLeafId: true,
+        activeLeafSeq: true,
+      },
     });
   let abandoned = false;
   let [row] = await take({ leaseUntil: null });
@@ -130,27 +141,93 @@ export async function takeLease(
     seqBefore,
     memorySettings: row.memorySettings,
     memoryStartSeq: row.memoryStartSeq,
+    activeLeaf: row.activeLeafId ? { id: row.activeLeafId, seq: row.activeLeafSeq } : null,
   };
 }
 
-const questionSelect = { id: true, seq: true, text: true, parts: true, createdAt: true } as const;
-const answerSelect = { id: true, seq: true, createdAt: true } as const;
+const questionSelect = {
+  id: true,
+  seq: true,
+  text: true,
+  parts: true,
+  createdAt: true,
+  parentId: true,
+} as const;
+const answerSelect = { id: true, seq: true, createdAt: true, parentId: true } as const;
 
-/** The user's question and an empty assistant answer in `streaming`, at the two seqs the lease reserved. */
+/**
+ * The user's question, child of `parentId` (null: a new root), and an empty assistant answer in `streaming` under
+ * it, at the two seqs the lease reserved; the answer becomes the conversation's active leaf. One UPDATE carrying
+ * one INSERT: the ids are made here so the leaf can be set in the same write.
+ */
 export async function appendTurnMessages(
   tx: Tx,
-  { lease, content, model }: { lease: Lease; content: string; model: string },
+  {
+    lease,
+    content,
+    model,
+    parentId,
+  }: { lease: Lease; content: string; model: string; parentId: string | null },
 ) {
   const { sessionId, seqBefore } = lease;
-  const question = await tx.chatMessage.create({
-    data: { sessionId, seq: seqBefore + 1, role: "user", text: content, status: "complete" },
-    select: questionSelect,
+  const createdAt = new Date();
+  const question = { id: randomUUID(), seq: seqBefore + 1, text: content, createdAt, parentId };
+  const answer = { id: randomUUID(), seq: seqBefore + 2, createdAt, parentId: question.id };
+  await tx.chatSession.update({
+    where: { id: sessionId },
+    data: {
+      activeLeafId: answer.id,
+      activeLeafSeq: answer.seq,
+      messages: {
+        createMany: {
+          data: [
+            { ...question, role: "user", status: "complete" },
+            { ...answer, role: "assistant", text: "", status: "streaming", model },
+          ],
+        },
+      },
+    },
+    select: { id: true },
   });
-  const answer = await tx.chatMessage.create({
-    data: { sessionId, seq: seqBefore + 2, role: "assistant", text: "", status: "streaming", model },
-    select: answerSelect,
+  return { question: { ...question, parts: null as unknown }, answer };
+}
+
+/**
+ * A new version of an answer (issue 13): an empty answer in `streaming` beside it, under its question, at the seq
+ * the lease reserved; it becomes the active leaf.
+ */
+export async function appendRegeneratedAnswer(
+  tx: Tx,
+  { lease, questionId, model }: { lease: Lease; questionId: string; model: string },
+) {
+  const answer = { id: randomUUID(), seq: lease.seqBefore + 1, createdAt: new Date(), parentId: questionId };
+  await tx.chatSession.update({
+    where: { id: lease.sessionId },
+    data: {
+      activeLeafId: answer.id,
+      activeLeafSeq: answer.seq,
+      messages: { create: { ...answer, role: "assistant", text: "", status: "streaming", model } },
+    },
+    select: { id: true },
   });
-  return { question, answer };
+  return answer;
+}
+
+/** The question an answer version answers: its nearest user ancestor (tool steps may sit between them). */
+export async function getQuestionOf(
+  tx: Tx,
+  { sessionId, answerId }: { sessionId: string; answerId: string },
+) {
+  const answer = await tx.chatMessage.findFirst({
+    where: { id: answerId, sessionId },
+    select: { id: true, role: true, parts: true },
+  });
+  if (answer?.role !== "assistant" || readParts(answer.parts).toolCalls.length > 0) return null;
+  // An answer's question is at most a few tool steps up; the walk is bounded by TOOL_MAX_STEPS' worst case.
+  const path = await walkUp(tx, { sessionId, fromId: answerId, take: 64 });
+  const node = path.find((n) => n.role === "user");
+  if (!node) return null;
+  return tx.chatMessage.findUnique({ where: { id: node.id }, select: questionSelect });
 }
 
 /** An answer of the session and the message right before it, for the retry rule to judge. */
@@ -171,10 +248,16 @@ export async function getAnswerWithQuestion(
   return { answer, question };
 }
 
-/** Empties an answer for another attempt: status `streaming`, its old recorded context removed. */
-export async function reopenAnswer(tx: Tx, { answerId, model }: { answerId: string; model: string }) {
+/**
+ * Empties an answer for another attempt: status `streaming`, its old recorded context removed; it becomes the
+ * active leaf again.
+ */
+export async function reopenAnswer(
+  tx: Tx,
+  { sessionId, answerId, model }: { sessionId: string; answerId: string; model: string },
+) {
   await tx.turnContext.deleteMany({ where: { messageId: answerId } });
-  return tx.chatMessage.update({
+  const answer = await tx.chatMessage.update({
     where: { id: answerId },
     data: {
       text: "",
@@ -186,6 +269,12 @@ export async function reopenAnswer(tx: Tx, { answerId, model }: { answerId: stri
     },
     select: answerSelect,
   });
+  await tx.chatSession.update({
+    where: { id: sessionId },
+    data: { activeLeafId: answer.id, activeLeafSeq: answer.seq },
+    select: { id: true },
+  });
+  return answer;
 }
 
 /** The session's one memory snapshot row, items not yet parsed. */
@@ -255,6 +344,7 @@ export async function appendToolStep({
   lease,
   answerId,
   answerSeq,
+  answerParentId,
   call,
   results,
   model,
@@ -262,55 +352,63 @@ export async function appendToolStep({
 }: {
   lease: Lease;
   answerId: string;
-  /** The answer's seq before this step. */
+  /** The answer's seq and parent before this step. */
   answerSeq: number;
+  answerParentId: string | null;
   call: { text: string; toolCalls: ToolCall[] };
   results: { toolCallId: string; text: string }[];
   model: string;
   context: ContextRecord;
-}): Promise<{ answerSeq: number; callSeq: number } | null> {
+}): Promise<{ answerSeq: number; answerParentId: string } | null> {
   const { sessionId } = lease;
   const added = 1 + results.length;
+  // The step takes the answer's place on the path: parent → call → result → … → answer.
+  const callId = randomUUID();
+  const resultIds = results.map(() => randomUUID());
+  const lastId = resultIds.at(-1) ?? callId;
   try {
     return await db.$transaction(async (tx) => {
       const held = await tx.chatSession.updateMany({
         where: { id: sessionId, leaseId: lease.leaseId },
-        data: { lastSeq: { increment: added } },
+        data: { lastSeq: { increment: added }, activeLeafSeq: answerSeq + added },
       });
       if (held.count === 0) return null;
       await tx.chatMessage.update({
         where: { id: answerId },
-        data: { seq: answerSeq + added },
-        select: { id: true },
-      });
-      await tx.chatMessage.create({
-        data: {
-          sessionId,
-          seq: answerSeq,
-          role: "assistant",
-          text: call.text,
-          parts: { toolCalls: call.toolCalls } as object,
-          status: "complete",
-          model,
-        },
+        data: { seq: answerSeq + added, parentId: lastId },
         select: { id: true },
       });
       await tx.chatMessage.createMany({
-        data: results.map((r, i) => ({
-          sessionId,
-          seq: answerSeq + 1 + i,
-          role: "tool" as const,
-          text: r.text,
-          toolCallId: r.toolCallId,
-          status: "complete" as const,
-        })),
+        data: [
+          {
+            id: callId,
+            sessionId,
+            seq: answerSeq,
+            parentId: answerParentId,
+            role: "assistant" as const,
+            text: call.text,
+            parts: { toolCalls: call.toolCalls } as object,
+            status: "complete" as const,
+            model,
+          },
+          ...results.map((r, i) => ({
+            id: resultIds[i],
+            sessionId,
+            seq: answerSeq + 1 + i,
+            parentId: i === 0 ? callId : resultIds[i - 1],
+            role: "tool" as const,
+            text: r.text,
+            toolCallId: r.toolCallId,
+            status: "complete" as const,
+          })),
+        ],
       });
       await tx.turnContext.update({
         where: { messageId: answerId },
         data: { entries: context.entries as object, tokenEstimate: context.tokenEstimate },
         select: { id: true },
       });
-      return { answerSeq: answerSeq + added, callSeq: answerSeq };
+      return { answerSeq: answerSeq + added, answerParentId: lastId };
     });
   } catch (e) {
     if (isRecordNotFound(e) || isForeignKeyViolation(e)) return null;
@@ -354,12 +452,15 @@ export async function commitTurn({
   answerId,
   outcome,
   snapshot,
+  searchDocs = [],
 }: {
   lease: Lease;
   answerId: string;
   outcome: TurnOutcome;
   /** `baseVersion`: the snapshot version the turn's memory was read from (null: none), or "any" to replace it whatever. */
   snapshot: { items: MemoryItem[]; policy: string; throughSeq: number; baseVersion: number | null | "any" };
+  /** The turn's question and answer, indexed for search with the answer's final text (issue 13). */
+  searchDocs?: SearchDocInput[];
 }): Promise<CommitResult> {
   const { sessionId } = lease;
   try {
@@ -404,6 +505,7 @@ export async function commitTurn({
         });
         if (replaced.count === 0) throw new SnapshotMoved();
       }
+      await indexMessages(tx, searchDocs);
       return "committed";
     });
   } catch (e) {
@@ -411,6 +513,25 @@ export async function commitTurn({
     if (isRecordNotFound(e) || isForeignKeyViolation(e)) return "lease_lost";
     throw e;
   }
+}
+
+/** Writes the snapshot whatever it was (a branch switch, a memory clear): a new version, so a racing summary drops. */
+export async function putSnapshot(
+  tx: Tx,
+  {
+    sessionId,
+    items,
+    policy,
+    throughSeq,
+  }: { sessionId: string; items: MemoryItem[]; policy: string; throughSeq: number },
+) {
+  const data = { items: items as object[], policy, throughSeq };
+  await tx.memorySnapshot.upsert({
+    where: { sessionId },
+    create: { sessionId, ...data },
+    update: { ...data, version: { increment: 1 } },
+    select: { sessionId: true },
+  });
 }
 
 /**
@@ -507,22 +628,24 @@ export async function getTurnContextByMessageId({
 }) {
   const message = await db.chatMessage.findFirst({
     where: { id: messageId, sessionId, ...(userId === null ? {} : { session: { userId } }) },
-    select: { seq: true, role: true },
+    select: { id: true, role: true },
   });
   if (!message) throw new AppError("not_found", "No such message in this conversation.");
-  // A question's context is its answer's: the next message with one (tool steps may sit between them).
-  const row = await db.chatMessage.findFirst({
-    where:
-      message.role === "user"
-        ? { sessionId, seq: { gt: message.seq }, context: { isNot: null } }
-        : { sessionId, seq: message.seq },
-    orderBy: { seq: "asc" },
-    select: {
-      id: true,
-      seq: true,
-      context: { select: { entries: true, tokenEstimate: true, policy: true, model: true, createdAt: true } },
-    },
-  });
+  const select = {
+    id: true,
+    seq: true,
+    context: { select: { entries: true, tokenEstimate: true, policy: true, model: true, createdAt: true } },
+  } as const;
+  let row = await db.chatMessage.findUnique({ where: { id: message.id }, select });
+  // A question's context is its answer's: down the newest version, past any tool steps, to the first message
+  // with one.
+  for (let step = 0; message.role === "user" && row && !row.context && step < 32; step++) {
+    row = await db.chatMessage.findFirst({
+      where: { sessionId, parentId: row.id },
+      orderBy: { seq: "desc" },
+      select,
+    });
+  }
   if (!row?.context) throw new AppError("not_found", "No context was recorded for this message.");
   const entries = await withFactTexts(row.context.entries, userId);
   return { messageId: row.id, seq: row.seq, ...row.context, entries };

@@ -18,6 +18,8 @@ const en = {
   chat: () => import("@/messages/en/chat.json"),
   attachments: () => import("@/messages/en/attachments.json"),
   tools: () => import("@/messages/en/tools.json"),
+  data: () => import("@/messages/en/data.json"),
+  search: () => import("@/messages/en/search.json"),
 };
 
 const zhCN = {
@@ -34,6 +36,8 @@ const zhCN = {
   chat: () => import("@/messages/zh-CN/chat.json"),
   attachments: () => import("@/messages/zh-CN/attachments.json"),
   tools: () => import("@/messages/zh-CN/tools.json"),
+  data: () => import("@/messages/zh-CN/data.json"),
+  search: () => import("@/messages/zh-CN/search.json"),
 } satisfies { [N in Namespace]: () => Promise<{ default: unknown }> };
 
 export type Namespace = keyof typeof en;

@@ -12,6 +12,7 @@ import {
   unknownFact,
 } from "./offline-facts";
 import { isSummaryRequest, statementsFromSummaries, writeSummary } from "./offline-summary";
+import { isTitleRequest, writeTitle } from "./offline-title";
 import {
   aboutMe,
   callsAgain,
@@ -165,6 +166,8 @@ export function statedSubjects(sentence: string): string[] {
  * (older than any message), are what the user said earlier. No other system text ever is.
  */
 export function offlineReply(messages: ReadonlyArray<OfflineMessage>): string {
+  // A title request (lib/chat/auto-title.ts) gets a short title of the question it holds (offline-title.ts).
+  if (isTitleRequest(messages)) return writeTitle(messages);
   if (isSummaryRequest(messages)) {
     return writeSummary(
       messages.filter((m) => m.role === "user").map((m) => m.text),
@@ -444,7 +447,7 @@ export function offlineStep(
   }
   const question = messages[current]?.text ?? "";
   const results = messages.slice(current + 1).filter((m) => m.role === "tool");
-  if (current >= 0 && !isSummaryRequest(messages)) {
+  if (current >= 0 && !isSummaryRequest(messages) && !isTitleRequest(messages)) {
     if (results.length > 0) {
       const again = callsAgain(question, offered);
       return again.length

@@ -20,6 +20,7 @@ export {
   memoryAfterTurn,
   rebuildFromTail,
   retryRefusal,
+  summariesOnPath,
   tailRowsFor,
 } from "./rules";
 export {

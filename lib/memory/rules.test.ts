@@ -8,6 +8,7 @@ import {
   memoryAfterTurn,
   rebuildFromTail,
   retryRefusal,
+  summariesOnPath,
   tailRowsFor,
 } from "./rules";
 import type { MemoryItem } from "./types";
@@ -189,5 +190,49 @@ describe("rebuildFromTail after a clear and with summaries", () => {
       carried: [summary(1, 6), { role: "user", text: "not a summary", seq: 3 }],
     });
     expect(rebuilt.map((i) => i.seq)).toEqual([7, 8, 9, 10]);
+  });
+});
+
+describe("summariesOnPath", () => {
+  const summary = (fromSeq: number, throughSeq: number): MemoryItem => ({
+    role: "system",
+    text: `summary ${fromSeq}-${throughSeq}`,
+    summary: true,
+    summaryMeta: {
+      fromSeq,
+      throughSeq,
+      messages: throughSeq - fromSeq + 1,
+      version: 1,
+      model: "m",
+      createdAt: "2026-12-01T00:00:00.000Z",
+    },
+  });
+  // The old snapshot: a summary of 1–10 and the verbatim messages 11–14 of its path.
+  const items = [
+    summary(1, 10),
+    ...[11, 12, 13, 14].map((seq) => msg(seq, seq % 2 ? "user" : "assistant").item),
+  ];
+
+  it("keeps every summary when the new path continues the snapshot's leaf", () => {
+    const tail = [11, 12, 13, 14, 15, 16].map((seq) => msg(seq, "user"));
+    expect(summariesOnPath(items, { snapshotThroughSeq: 14, tail })).toEqual([items[0]]);
+  });
+
+  it("keeps the summaries before the fork when the paths share a verbatim message (an edit, a regenerate)", () => {
+    // Forked after 12: the new path is …, 11, 12, 20, 21.
+    const tail = [11, 12, 20, 21].map((seq) => msg(seq, "user"));
+    expect(summariesOnPath(items, { snapshotThroughSeq: 14, tail })).toEqual([items[0]]);
+  });
+
+  it("drops a summary that reaches past the shared part of the paths", () => {
+    const late = [summary(1, 10), summary(11, 13), msg(14, "assistant").item];
+    // Shares only 11 and 12 with the old path: the summary of 11–13 covers 13, which is not on this path.
+    const tail = [11, 12, 30, 31].map((seq) => msg(seq, "user"));
+    expect(summariesOnPath(late, { snapshotThroughSeq: 14, tail })).toEqual([late[0]]);
+  });
+
+  it("borrows nothing from another branch when the tail shows no common message", () => {
+    const tail = [40, 41, 42].map((seq) => msg(seq, "user"));
+    expect(summariesOnPath(items, { snapshotThroughSeq: 14, tail })).toEqual([]);
   });
 });

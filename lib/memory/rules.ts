@@ -58,6 +58,31 @@ export function rebuildFromTail(
 }
 
 /**
+ * The summaries of a snapshot that still hold for another path of the conversation (issue 13). Seqs grow along
+ * every path, so two paths share exactly the ancestors of any message they share: a summary holds when it ends at
+ * or before the newest message that the snapshot's path and the new path's tail have in common (the snapshot's own
+ * leaf, one of its verbatim messages, or where one of its summaries begins or ends). None when the tail shows no common message — the summary is then made
+ * again for this path, never borrowed from another.
+ */
+export function summariesOnPath(
+  items: readonly MemoryItem[],
+  { snapshotThroughSeq, tail }: { snapshotThroughSeq: number; tail: readonly HistoryMessage[] },
+): MemoryItem[] {
+  const onPath = new Set(tail.map((m) => m.item.seq));
+  let shared = onPath.has(snapshotThroughSeq) ? snapshotThroughSeq : 0;
+  // Every seq the snapshot names is a message of its path: its verbatim messages and where its summaries begin
+  // and end.
+  for (const item of items) {
+    const named = item.summaryMeta ? [item.summaryMeta.fromSeq, item.summaryMeta.throughSeq] : [item.seq];
+    for (const seq of named) if (seq !== undefined && onPath.has(seq)) shared = Math.max(shared, seq);
+  }
+  return items.filter(
+    (item) =>
+      item.summary === true && item.summaryMeta !== undefined && item.summaryMeta.throughSeq <= shared,
+  );
+}
+
+/**
  * The snapshot a turn leaves behind: the policy applied to the memory it started from, its question, and its
  * answer when the answer completed (a failed or interrupted answer never enters memory; its question does).
  */

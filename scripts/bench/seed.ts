@@ -99,7 +99,9 @@ export async function seed(url: string, plan: SeedPlan): Promise<SeedResult> {
 
 // ---------------------------------------------------------------------------------------------------- SQLite
 
-const MESSAGE_COLUMNS = `"id", "sessionId", "seq", "role", "text", "status", "model", "createdAt"`;
+// Linear histories: each message's parent is the one before it, the session's active leaf its last (issue 13).
+const MESSAGE_COLUMNS = `"id", "sessionId", "seq", "parentId", "role", "text", "status", "model", "createdAt"`;
+const SESSION_COLUMNS = `"id", "userId", "title", "createdAt", "updatedAt", "lastSeq", "activeLeafId", "activeLeafSeq"`;
 const ROWS_PER_INSERT = 200;
 
 function seedSqlite(url: string, plan: SeedPlan): number {
@@ -114,13 +116,13 @@ function seedSqlite(url: string, plan: SeedPlan): number {
       `INSERT INTO "User" ("id", "email", "name", "passwordHash", "role", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`,
     );
     const insertSession = conn.prepare(
-      `INSERT INTO "ChatSession" ("id", "userId", "title", "createdAt", "updatedAt", "lastSeq") VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "ChatSession" (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const multi = new Map<number, Database.Statement>();
     const insertMessages = (rows: number) => {
       let stmt = multi.get(rows);
       if (!stmt) {
-        const values = Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
+        const values = Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
         stmt = conn.prepare(`INSERT INTO "ChatMessage" (${MESSAGE_COLUMNS}) VALUES ${values}`);
         multi.set(rows, stmt);
       }
@@ -140,12 +142,14 @@ function seedSqlite(url: string, plan: SeedPlan): number {
           sqliteTime(sessionStart(s.n)),
           sqliteTime(updated),
           s.messages,
+          s.messages ? messageId(s.n, s.messages) : null,
+          s.messages,
         );
       }
       let buffer: unknown[] = [];
       const flush = () => {
         if (buffer.length === 0) return;
-        insertMessages(buffer.length / 8).run(buffer);
+        insertMessages(buffer.length / 9).run(buffer);
         buffer = [];
       };
       for (const s of plan.sessions) {
@@ -155,13 +159,14 @@ function seedSqlite(url: string, plan: SeedPlan): number {
             messageId(s.n, seq),
             s.id,
             seq,
+            seq > 1 ? messageId(s.n, seq - 1) : null,
             user ? "user" : "assistant",
             messageText(s.n, seq),
             "complete",
             user ? null : "recall-offline",
             sqliteTime(messageTime(s.n, seq)),
           );
-          if (buffer.length === ROWS_PER_INSERT * 8) flush();
+          if (buffer.length === ROWS_PER_INSERT * 9) flush();
         }
         total += s.messages;
       }
@@ -199,10 +204,11 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<number> {
       ],
     );
     await client.query(
-      `INSERT INTO "ChatSession" ("id", "userId", "title", "createdAt", "updatedAt", "lastSeq")
-       SELECT s.id, s.user_id, s.title, s.created, s.updated, s.last_seq
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp[], $5::timestamp[], $6::int[])
-         AS s(id, user_id, title, created, updated, last_seq)`,
+      `INSERT INTO "ChatSession" (${SESSION_COLUMNS})
+       SELECT s.id, s.user_id, s.title, s.created, s.updated, s.last_seq,
+              CASE WHEN s.last_seq > 0 THEN 'cm' || lpad((s.n * 1000000 + s.last_seq)::text, 23, '0') END, s.last_seq
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp[], $5::timestamp[], $6::int[], $7::bigint[])
+         AS s(id, user_id, title, created, updated, last_seq, n)`,
       [
         plan.sessions.map((s) => s.id),
         plan.sessions.map((s) => s.userId),
@@ -210,6 +216,7 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<number> {
         plan.sessions.map((s) => pgTime(sessionStart(s.n))),
         plan.sessions.map((s) => pgTime(s.messages ? messageTime(s.n, s.messages) : sessionStart(s.n))),
         plan.sessions.map((s) => s.messages),
+        plan.sessions.map((s) => s.n),
       ],
     );
     // One INSERT … SELECT per history length; large groups are split so no statement is unbounded.
@@ -225,6 +232,7 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<number> {
         const result = await client.query(
           `INSERT INTO "ChatMessage" (${MESSAGE_COLUMNS})
            SELECT 'cm' || lpad((s.n * 1000000 + g.seq)::text, 23, '0'), s.id, g.seq,
+                  CASE WHEN g.seq > 1 THEN 'cm' || lpad((s.n * 1000000 + g.seq - 1)::text, 23, '0') END,
                   (CASE WHEN g.seq % 2 = 1 THEN 'user' ELSE 'assistant' END)::"MessageRole",
                   ($3::text[])[1 + (s.n + g.seq) % ${TEXT_POOL.length}] || ' #' || g.seq,
                   'complete'::"MessageStatus",

@@ -3,7 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { ChatView } from "@/components/chat/chat-view";
 import { getCurrentUser } from "@/lib/auth/session";
-import { getMessagesBySessionId, getSessionForUserOrThrow } from "@/lib/db/sessions";
+import { getActivePathPage, getSessionForUserOrThrow } from "@/lib/db/sessions";
 import { isAppError } from "@/lib/errors";
 import { getT } from "@/lib/i18n/server";
 import { maxInputChars, modelInfo } from "../../model-info";
@@ -30,7 +30,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ConversationPage({ params }: Props) {
   const session = await loadSession((await params).sessionId);
   if (!session) notFound();
-  const { messages, hasMore } = await getMessagesBySessionId({ sessionId: session.id, limit: 200 });
+  const { messages, hasMore } = await getActivePathPage({
+    sessionId: session.id,
+    leafId: session.activeLeafId,
+    limit: 200,
+  });
   return (
     <ChatView
       key={session.id}
@@ -48,6 +52,8 @@ export default async function ConversationPage({ params }: Props) {
         createdAt: m.createdAt.toISOString(),
         parts: m.parts,
         toolCallId: m.toolCallId,
+        parentId: m.parentId,
+        siblings: m.siblings,
       }))}
     />
   );

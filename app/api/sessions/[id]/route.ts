@@ -1,7 +1,8 @@
-import { renameSessionSchema } from "@/lib/chat/schemas";
+import { switchBranch } from "@/lib/chat/branches";
+import { updateSessionSchema } from "@/lib/chat/schemas";
 import {
   deleteSessionForUser,
-  getMessagesBySessionId,
+  getActivePathPage,
   getSessionForUserOrThrow,
   renameSessionForUser,
 } from "@/lib/db/sessions";
@@ -10,22 +11,33 @@ import { intParam } from "@/lib/http-query";
 
 type Params = { id: string };
 
-/** The session and its history, newest page first (`?before=<seq>` pages back; `limit` up to 500). */
+/**
+ * The session and its active path (issue 13), newest page first (`?before=<seq>`: the page above the message with
+ * that seq; `limit` up to 500). Each message carries `parentId` and `siblings`.
+ */
 export const GET = route<Params>("user", async ({ req, params, user }) => {
   const url = new URL(req.url);
   const session = await getSessionForUserOrThrow({ sessionId: params.id, userId: user.id });
-  const page = await getMessagesBySessionId({
+  const page = await getActivePathPage({
     sessionId: session.id,
+    leafId: session.activeLeafId,
     beforeSeq: intParam(url, "before", { min: 1, max: Number.MAX_SAFE_INTEGER }),
     limit: intParam(url, "limit", { min: 1, max: 500, fallback: 200 }) ?? 200,
   });
   return Response.json({ session, ...page });
 });
 
+/** `{ title }` renames (the automatic title then leaves it alone); `{ activeLeafId }` switches branch → as GET. */
 export const PATCH = route<Params>("user", async ({ req, params, user }) => {
-  const { title } = await readJson(req, renameSessionSchema);
-  const session = await renameSessionForUser({ sessionId: params.id, userId: user.id, title });
-  return Response.json({ session });
+  const { title, activeLeafId } = await readJson(req, updateSessionSchema);
+  if (activeLeafId !== undefined) {
+    await switchBranch({ sessionId: params.id, userId: user.id, messageId: activeLeafId });
+  }
+  if (title !== undefined) await renameSessionForUser({ sessionId: params.id, userId: user.id, title });
+  const session = await getSessionForUserOrThrow({ sessionId: params.id, userId: user.id });
+  if (activeLeafId === undefined) return Response.json({ session });
+  const page = await getActivePathPage({ sessionId: session.id, leafId: session.activeLeafId, limit: 200 });
+  return Response.json({ session, ...page });
 });
 
 export const DELETE = route<Params>("user", async ({ params, user }) => {

@@ -1,0 +1,225 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
+import { snippetParts } from "@/lib/search/snippet";
+import { type SearchResult, useSearch } from "./use-search";
+
+// Search across the user's conversations: a modal dialog opened by Ctrl/Cmd+K anywhere in the chat, or by the
+// sidebar's Search button (openSearch). A result opens its conversation at the message (/c/:id?message=…, which
+// use-message-anchor scrolls to). The input is a combobox: arrows move through the results, Enter opens one,
+// Escape closes the dialog and the native <dialog> gives focus back to where it was.
+
+const OPEN_EVENT = "recall:open-search";
+
+/** Opens the search dialog (mounted once in the chat layout). */
+export function openSearch(): void {
+  document.dispatchEvent(new Event(OPEN_EVENT));
+}
+
+export const isMac = () => typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/** The marked excerpt, rendered as text: the <mark> tags become elements, everything else stays plain text. */
+function Snippet({ snippet }: { snippet: string }) {
+  return (
+    <>
+      {snippetParts(snippet).map((part, i) =>
+        part.marked ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet never reorder
+          <mark key={i} className="rounded-sm bg-amber-200 px-0.5 text-zinc-900">
+            {part.text}
+          </mark>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet never reorder
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </>
+  );
+}
+
+export function SearchDialog() {
+  const t = useT("search");
+  const format = useFormat();
+  const errorText = useErrorText();
+  const router = useRouter();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState("");
+  const [active, setActive] = useState(0);
+  const search = useSearch(open ? text : "");
+  const { results } = search;
+
+  useEffect(() => {
+    const show = () => {
+      if (!dialog.current?.open) dialog.current?.showModal();
+      setOpen(true);
+      requestAnimationFrame(() => input.current?.select());
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        show();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener(OPEN_EVENT, show);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener(OPEN_EVENT, show);
+    };
+  }, []);
+
+  // A new query starts at its first result.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query sent changes
+  useEffect(() => setActive(0), [search.q]);
+
+  function go(result: SearchResult | undefined) {
+    if (!result) return;
+    dialog.current?.close();
+    router.push(`/c/${result.sessionId}?message=${encodeURIComponent(result.messageId)}`);
+  }
+
+  function onInputKey(e: React.KeyboardEvent<HTMLInputElement>) {
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      if (results.length === 0) return;
+      const step = e.key === "ArrowDown" ? 1 : -1;
+      const next = (active + step + results.length) % results.length;
+      setActive(next);
+      document.getElementById(`${listId}-${next}`)?.scrollIntoView({ block: "nearest" });
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      go(results[active]);
+    }
+  }
+
+  const status = search.error
+    ? null
+    : search.isLoading || search.pending
+      ? t("loading")
+      : search.q && results.length === 0
+        ? t("empty", { q: search.q })
+        : search.q
+          ? t("results", { count: results.length })
+          : t("hint");
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={`${listId}-title`}
+      onClose={() => setOpen(false)}
+      className="m-auto mt-[10vh] w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40"
+      data-testid="search-dialog"
+    >
+      <div className="flex items-center gap-2 border-b border-zinc-200 p-3">
+        <h2 id={`${listId}-title`} className="sr-only">
+          {t("title")}
+        </h2>
+        <input
+          ref={input}
+          type="search"
+          role="combobox"
+          aria-label={t("field")}
+          aria-expanded={results.length > 0}
+          aria-controls={`${listId}-list`}
+          aria-autocomplete="list"
+          aria-activedescendant={results.length > 0 ? `${listId}-${active}` : undefined}
+          placeholder={t("placeholder")}
+          maxLength={200}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onInputKey}
+          className="min-w-0 flex-1 rounded-md border border-zinc-300 px-3 py-2 text-base focus-visible:outline-2 focus-visible:outline-zinc-900"
+          data-testid="search-input"
+        />
+        <Button variant="ghost" onClick={() => dialog.current?.close()}>
+          {t("close")}
+        </Button>
+      </div>
+      <p role="status" className="px-4 pt-2 text-xs text-zinc-500" data-testid="search-status">
+        {status}
+      </p>
+      {search.error && (
+        <div
+          role="alert"
+          className="mx-3 mt-2 flex items-center gap-2 rounded-md bg-red-50 p-2 text-sm text-red-800"
+        >
+          <span className="flex-1">{t("failed", { reason: errorText(search.error) })}</span>
+          <Button variant="secondary" onClick={() => void search.retry()}>
+            {t("retry")}
+          </Button>
+        </div>
+      )}
+      <div
+        id={`${listId}-list`}
+        role="listbox"
+        aria-label={t("title")}
+        className="max-h-[60vh] overflow-y-auto p-2"
+        data-testid="search-results"
+      >
+        {results.map((r, i) => (
+          // The input keeps focus (aria-activedescendant); a pointer still picks a result by clicking it.
+          // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox input handles the keyboard
+          <div
+            key={r.messageId}
+            id={`${listId}-${i}`}
+            role="option"
+            tabIndex={-1}
+            aria-selected={i === active}
+            onClick={() => go(r)}
+            onMouseMove={() => setActive(i)}
+            className={`cursor-pointer rounded-md px-3 py-2 ${i === active ? "bg-zinc-100" : ""}`}
+            data-testid="search-result"
+          >
+            <div className="flex items-baseline gap-2">
+              <span className="min-w-0 flex-1 truncate text-sm font-medium">{r.title || t("untitled")}</span>
+              <time dateTime={r.createdAt} className="shrink-0 text-xs text-zinc-500">
+                {format.dateTime(r.createdAt)}
+              </time>
+            </div>
+            <p className="mt-0.5 line-clamp-2 text-sm text-zinc-700 break-words">
+              <Snippet snippet={r.snippet} />
+            </p>
+          </div>
+        ))}
+      </div>
+      {search.hasMore && (
+        <div className="border-t border-zinc-200 p-2 text-center">
+          <Button
+            variant="secondary"
+            disabled={search.loadingMore}
+            onClick={() => void search.loadMore()}
+            data-testid="search-more"
+          >
+            {search.loadingMore ? t("loadingMore") : t("more")}
+          </Button>
+        </div>
+      )}
+    </dialog>
+  );
+}
+
+/** The sidebar's button that opens the dialog, naming its shortcut. */
+export function SearchButton({ className = "" }: { className?: string }) {
+  const t = useT("search");
+  const [keys, setKeys] = useState("Ctrl+K");
+  useEffect(() => setKeys(isMac() ? "⌘K" : "Ctrl+K"), []);
+  return (
+    <button
+      type="button"
+      onClick={openSearch}
+      aria-haspopup="dialog"
+      aria-label={t("buttonLabel", { keys })}
+      title={t("buttonLabel", { keys })}
+      className={`rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 ${className}`}
+      data-testid="search-button"
+    >
+      {t("button")}
+    </button>
+  );
+}

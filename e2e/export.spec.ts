@@ -1,0 +1,105 @@
+import { readFile } from "node:fs/promises";
+import { expect, test } from "./fixtures";
+
+// Export and import (issue 13 part 5) from the UI: the conversation header's Export menu downloads the active
+// branch as Markdown; an export file chosen on Settings → Your data comes back as a new conversation.
+
+const at = "2026-01-02T10:00:00.000Z";
+
+/** A small export file (format version 1) with one conversation of two messages. */
+function exportFile(title: string, question: string, answer: string, leaf = "m2") {
+  const message = (seq: number, role: "user" | "assistant", text: string) => ({
+    localId: `m${seq}`,
+    parentLocalId: seq === 1 ? null : `m${seq - 1}`,
+    seq,
+    role,
+    text,
+    parts: null,
+    toolCallId: null,
+    status: "complete",
+    model: role === "assistant" ? "recall-offline" : null,
+    promptTokens: null,
+    completionTokens: null,
+    createdAt: at,
+  });
+  return {
+    format: "recall-export",
+    version: 1,
+    exportedAt: at,
+    attachments: "reference",
+    conversations: [
+      {
+        localId: "c1",
+        title,
+        titleByUser: true,
+        createdAt: at,
+        updatedAt: at,
+        memorySettings: null,
+        memoryStartSeq: 0,
+        branches: "tree",
+        activeLeafLocalId: leaf,
+        messages: [message(1, "user", question), message(2, "assistant", answer)],
+        attachments: [],
+      },
+    ],
+  };
+}
+
+test("exports a conversation as Markdown from the header", async ({ user: _user, chat, page }) => {
+  await chat.goto();
+  const question = "Please remember that the heron flies at dawn.";
+  await chat.send(question);
+  await expect(page).toHaveURL(/\/c\//);
+
+  await page.getByTestId("export-menu").click();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("export-markdown").click(),
+  ]);
+  // The browser takes the title (filename*, whatever the conversation is called by now) and the date.
+  expect(download.suggestedFilename()).toMatch(/^[^/\\]+ \d{4}-\d\d-\d\d\.md$/);
+  const text = await readFile(await download.path(), "utf8");
+  expect(text).toContain(`### You · `);
+  expect(text).toContain(question);
+  expect(text).toContain("### Assistant · ");
+});
+
+test("imports an export file on Settings → Your data and opens the new conversation", async ({
+  user: _user,
+  chat,
+  page,
+}) => {
+  await page.goto("/");
+  await page.getByTestId("data-link").click();
+  await expect(page.getByTestId("data-title")).toBeVisible();
+
+  const file = exportFile("Imported heron notes", "Where does the heron nest?", "By the northern reeds.");
+  await page.getByTestId("import-file").setInputFiles({
+    name: "recall-export.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(file)),
+  });
+  await page.getByTestId("import-start").click();
+  const done = page.getByTestId("import-done");
+  await expect(done).toContainText("Imported 1 conversation with 2 messages.");
+  await expect(chat.sessionLinks.filter({ hasText: "Imported heron notes" })).toHaveCount(1);
+
+  await done.getByTestId("imported-conversation").click();
+  await expect(page).toHaveURL(/\/c\//);
+  await expect(chat.items.filter({ hasText: "Where does the heron nest?" })).toHaveCount(1);
+  await expect(chat.items.filter({ hasText: "By the northern reeds." })).toHaveCount(1);
+
+  // A broken file says what is wrong and imports nothing.
+  await page.getByTestId("data-link").click();
+  const broken = exportFile("Broken", "q", "a", "m9");
+  await page.getByTestId("import-file").setInputFiles({
+    name: "broken.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(broken)),
+  });
+  await page.getByTestId("import-start").click();
+  await expect(page.getByTestId("import-error")).toContainText(
+    "conversations.0.activeLeafLocalId: no message m9 here",
+  );
+  await expect(chat.sessionLinks.filter({ hasText: "Broken" })).toHaveCount(0);
+});

@@ -1,0 +1,245 @@
+import { createHash } from "node:crypto";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { buildSnippet } from "@/lib/search/snippet";
+import { ftsBody, ftsMatch, parseQuery, pgBodyQuery, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
+import { type Db, databaseKind, db, type Tx } from "./client";
+
+// Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
+// (CJK → bigrams) and stored in the database's own engine: SQLite FTS5 (table SearchFts, bm25) or a PostgreSQL
+// tsvector with a GIN index (ts_rank). SearchDoc rows reference their message with ON DELETE CASCADE, so deleting
+// a message, a conversation or a user removes its index entries in the same transaction.
+// No `import "server-only"`: the bench script calls searchMessagesForUser directly.
+
+type Client = Db | Tx;
+
+export type SearchableRole = "user" | "assistant";
+
+/** A message to (re)index. Owner, conversation and time are read from the stored message itself. */
+export interface SearchDocInput {
+  id: string;
+  sessionId: string;
+  userId: string;
+  role: SearchableRole | "system" | "tool";
+  text: string;
+  createdAt: Date;
+}
+
+const CHUNK = 200;
+
+/**
+ * The index's token for a user: a hash, so the index pages never hold a user id (FTS5 keeps terms in its own
+ * blobs) and any id shape makes one plain term. The owner is checked on the rows as well.
+ */
+export function ownerToken(userId: string): string {
+  return `u${createHash("sha256").update(userId).digest("hex").slice(0, 20)}`;
+}
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const placeholders = (n: number, from = 1, kind = databaseKind(env.DATABASE_URL)) =>
+  Array.from({ length: n }, (_, i) => (kind === "sqlite" ? "?" : `$${from + i}`)).join(", ");
+
+/**
+ * Indexes messages (insert or replace), inside the caller's transaction: a turn's question when it is appended,
+ * its answer when it commits, imported messages at import. Tool and system messages, and messages without a
+ * searchable term, are only removed from the index.
+ */
+export async function indexMessages(tx: Client, docs: SearchDocInput[]): Promise<void> {
+  if (docs.length === 0) return;
+  const kind = databaseKind(env.DATABASE_URL);
+  for (const batch of chunks(docs)) {
+    const ids = batch.map((d) => d.id);
+    await tx.$executeRawUnsafe(
+      `DELETE FROM "SearchDoc" WHERE "messageId" IN (${placeholders(ids.length, 1, kind)})`,
+      ...ids,
+    );
+    const bodies = new Map<string, string>();
+    for (const d of batch) {
+      if (d.role !== "user" && d.role !== "assistant") continue;
+      const body = ftsBody(d.text);
+      if (body) bodies.set(d.id, d.text);
+    }
+    if (bodies.size === 0) continue;
+    const wanted = [...bodies.keys()];
+    const inserted = await tx.$queryRawUnsafe<{ id: number | bigint; messageId: string; userId: string }[]>(
+      `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt")
+       SELECT m."id", s."userId", m."sessionId", m."createdAt"
+       FROM "ChatMessage" m JOIN "ChatSession" s ON s."id" = m."sessionId"
+       WHERE m."id" IN (${placeholders(wanted.length, 1, kind)})
+       RETURNING "id", "messageId", "userId"`,
+      ...wanted,
+    );
+    if (inserted.length === 0) continue;
+    if (kind === "sqlite") {
+      const values = inserted.map(() => "(?, ?, ?)").join(", ");
+      const params = inserted.flatMap((r) => [
+        Number(r.id),
+        ownerToken(r.userId),
+        ftsBody(bodies.get(r.messageId) ?? ""),
+      ]);
+      await tx.$executeRawUnsafe(`INSERT INTO "SearchFts" (rowid, owner, body) VALUES ${values}`, ...params);
+    } else {
+      const values = inserted.map((_, i) => `($${2 * i + 1}::int, $${2 * i + 2}::tsvector)`).join(", ");
+      const params = inserted.flatMap((r) => [
+        Number(r.id),
+        pgTermsVector(bodies.get(r.messageId) ?? "", ownerToken(r.userId)),
+      ]);
+      await tx.$executeRawUnsafe(
+        `UPDATE "SearchDoc" d SET "terms" = v.terms FROM (VALUES ${values}) AS v(id, terms) WHERE d."id" = v.id`,
+        ...params,
+      );
+    }
+  }
+}
+
+/**
+ * Indexes up to `limit` user and assistant messages that have no index entry yet (messages from before the
+ * search_index migration, which SQL alone cannot cut into terms), in id order after `afterId`. Returns how many it
+ * looked at and the last id: call again with it until `count` is 0 (a message without a searchable term gets no
+ * entry, so it must not be looked at twice).
+ */
+export async function indexUnindexedMessages(
+  { limit = 2000, afterId }: { limit?: number; afterId?: string } = {},
+  client: Db = db,
+): Promise<{ count: number; lastId: string | undefined }> {
+  const rows = await client.chatMessage.findMany({
+    where: {
+      role: { in: ["user", "assistant"] },
+      status: { not: "streaming" },
+      searchDoc: { is: null },
+      ...(afterId === undefined ? {} : { id: { gt: afterId } }),
+    },
+    select: {
+      id: true,
+      sessionId: true,
+      role: true,
+      text: true,
+      createdAt: true,
+      session: { select: { userId: true } },
+    },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+  if (rows.length === 0) return { count: 0, lastId: afterId };
+  await client.$transaction(async (tx) => {
+    await indexMessages(
+      tx,
+      rows.map((r) => ({ ...r, userId: r.session.userId })),
+    );
+  });
+  return { count: rows.length, lastId: rows.at(-1)?.id };
+}
+
+export const SEARCH_PAGE_SIZE = 20;
+/** Deepest result a cursor may ask for: ranking is recomputed per page, so pages are bounded. */
+export const SEARCH_MAX_OFFSET = 1000;
+export const SEARCH_MAX_QUERY_LENGTH = 200;
+
+export interface SearchResult {
+  sessionId: string;
+  messageId: string;
+  title: string;
+  /** The original text around the first match, HTML-escaped, matches wrapped in <mark>…</mark>. */
+  snippet: string;
+  createdAt: string;
+}
+
+export interface SearchPage {
+  results: SearchResult[];
+  nextCursor: string | null;
+}
+
+function encodeOffset(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
+}
+
+function decodeOffset(cursor: string | null | undefined): number {
+  if (!cursor) return 0;
+  try {
+    const { o } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o: unknown };
+    if (typeof o === "number" && Number.isInteger(o) && o >= 0 && o <= SEARCH_MAX_OFFSET) return o;
+  } catch {}
+  throw new AppError("bad_request", "The cursor is not valid; start the search again.");
+}
+
+type Hit = { messageId: string; sessionId: string; createdAt: Date | string; text: string; title: string };
+
+/**
+ * One page of the user's messages matching `q`, best first (bm25 / ts_rank, then newest). Only messages of the
+ * user's own conversations: the owner is part of the match itself and checked again on the conversation.
+ */
+export async function searchMessagesForUser(
+  {
+    userId,
+    q,
+    cursor,
+    limit = SEARCH_PAGE_SIZE,
+  }: { userId: string; q: string; cursor?: string | null; limit?: number },
+  client: Db = db,
+): Promise<SearchPage> {
+  const offset = decodeOffset(cursor);
+  const query = parseQuery(q);
+  const kind = databaseKind(env.DATABASE_URL);
+  let rows: Hit[];
+  if (kind === "sqlite") {
+    const match = ftsMatch(query, ownerToken(userId));
+    if (!match) return { results: [], nextCursor: null };
+    rows = await client.$queryRawUnsafe<Hit[]>(
+      `WITH hits AS (
+         SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ? OFFSET ?
+       )
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title"
+       FROM hits
+       JOIN "SearchDoc" d ON d."id" = hits.id
+       JOIN "ChatMessage" m ON m."id" = d."messageId"
+       JOIN "ChatSession" s ON s."id" = d."sessionId"
+       WHERE d."userId" = ? AND s."userId" = ?
+       ORDER BY hits.rank, hits.id DESC`,
+      match,
+      limit + 1,
+      offset,
+      userId,
+      userId,
+    );
+  } else {
+    const body = pgBodyQuery(query);
+    if (!body) return { results: [], nextCursor: null };
+    rows = await client.$queryRawUnsafe<Hit[]>(
+      `WITH hits AS (
+         SELECT d."id", ts_rank(d."terms", $1::tsquery, 1) AS score
+         FROM "SearchDoc" d
+         WHERE d."terms" @@ ($2::tsquery && $1::tsquery) AND d."userId" = $3
+         ORDER BY score DESC, d."id" DESC LIMIT $4 OFFSET $5
+       )
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title"
+       FROM hits
+       JOIN "SearchDoc" d ON d."id" = hits."id"
+       JOIN "ChatMessage" m ON m."id" = d."messageId"
+       JOIN "ChatSession" s ON s."id" = d."sessionId"
+       WHERE s."userId" = $3
+       ORDER BY hits.score DESC, hits."id" DESC`,
+      body,
+      pgOwnerLexeme(ownerToken(userId)),
+      userId,
+      limit + 1,
+      offset,
+    );
+  }
+  const page = rows.slice(0, limit);
+  const next = offset + limit;
+  return {
+    results: page.map((r) => ({
+      sessionId: r.sessionId,
+      messageId: r.messageId,
+      title: r.title,
+      snippet: buildSnippet(r.text, query),
+      createdAt: new Date(r.createdAt).toISOString(),
+    })),
+    nextCursor: rows.length > limit && next <= SEARCH_MAX_OFFSET ? encodeOffset(next) : null,
+  };
+}

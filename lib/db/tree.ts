@@ -1,0 +1,170 @@
+import "server-only";
+import type { HistoryMessage } from "@/lib/memory";
+import type { Db, Tx } from "./client";
+import { messageToItem } from "./turns";
+
+// The message tree (issue 13, docs/decisions/019-message-tree.md). Each message points at the previous message on
+// its path (`parentId`, null for a root); a conversation's active leaf names the branch the user is on. Paths are
+// read by walking parent links upward from a message — one indexed lookup per row, bounded by `take` — never by
+// reading the conversation.
+
+type Client = Tx | Db;
+
+/** A message's place in the tree. */
+export interface TreeNode {
+  id: string;
+  seq: number;
+  parentId: string | null;
+  role: string;
+}
+
+/**
+ * The path ending at `fromId`, newest first: that message and up to `take - 1` ancestors, stopping before any
+ * message with seq <= `afterSeq`. One recursive statement; each step is a primary-key lookup.
+ */
+export async function walkUp(
+  client: Client,
+  {
+    sessionId,
+    fromId,
+    take,
+    afterSeq = 0,
+  }: { sessionId: string; fromId: string; take: number; afterSeq?: number },
+): Promise<TreeNode[]> {
+  if (take <= 0) return [];
+  const rows = await client.$queryRaw<
+    { id: string; seq: number | bigint; parentId: string | null; role: string }[]
+  >`
+    WITH RECURSIVE path ("id", "seq", "parentId", "role", "depth") AS (
+      SELECT "id", "seq", "parentId", "role", 1 FROM "ChatMessage"
+      WHERE "id" = ${fromId} AND "sessionId" = ${sessionId} AND "seq" > ${afterSeq}
+      UNION ALL
+      SELECT m."id", m."seq", m."parentId", m."role", path."depth" + 1
+      FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
+      WHERE m."sessionId" = ${sessionId} AND m."seq" > ${afterSeq} AND path."depth" < ${take}
+    )
+    SELECT "id", "seq", "parentId", "role" FROM path ORDER BY "seq" DESC`;
+  return rows.map((r) => ({ id: r.id, seq: Number(r.seq), parentId: r.parentId, role: String(r.role) }));
+}
+
+/**
+ * The newest leaf at or below a message: from it, the newest child at every step (a leaf is the newest message of
+ * its branch, so this is the version the user saw last there). One recursive statement; its cost is the depth
+ * below the message, nothing when it is a leaf already.
+ */
+export async function newestLeafUnder(
+  client: Client,
+  { sessionId, messageId }: { sessionId: string; messageId: string },
+): Promise<{ id: string; seq: number } | null> {
+  const rows = await client.$queryRaw<{ id: string; seq: number | bigint }[]>`
+    WITH RECURSIVE down ("id", "seq") AS (
+      SELECT "id", "seq" FROM "ChatMessage" WHERE "id" = ${messageId} AND "sessionId" = ${sessionId}
+      UNION ALL
+      SELECT c."id", c."seq" FROM down JOIN "ChatMessage" AS c
+        ON c."sessionId" = ${sessionId} AND c."parentId" = down."id"
+      WHERE c."seq" = (
+        SELECT MAX(n."seq") FROM "ChatMessage" AS n WHERE n."sessionId" = ${sessionId} AND n."parentId" = down."id"
+      )
+    )
+    SELECT "id", "seq" FROM down ORDER BY "seq" DESC LIMIT 1`;
+  const [row] = rows;
+  return row ? { id: row.id, seq: Number(row.seq) } : null;
+}
+
+/**
+ * The newest `take` messages of the path ending at `leafId` after `afterSeq`, oldest first, as memory reads them.
+ * One recursive statement reading `take` rows at most, whatever the size of the tree.
+ */
+export async function getPathTail(
+  client: Client,
+  {
+    sessionId,
+    leafId,
+    take,
+    afterSeq = 0,
+  }: { sessionId: string; leafId: string; take: number; afterSeq?: number },
+): Promise<HistoryMessage[]> {
+  if (take <= 0) return [];
+  const rows = await client.$queryRaw<
+    {
+      seq: number | bigint;
+      role: string;
+      text: string;
+      parts: unknown;
+      toolCallId: string | null;
+      status: string;
+    }[]
+  >`
+    WITH RECURSIVE path ("id", "seq", "parentId", "role", "text", "parts", "toolCallId", "status", "depth") AS (
+      SELECT "id", "seq", "parentId", "role", "text", "parts", "toolCallId", "status", 1 FROM "ChatMessage"
+      WHERE "id" = ${leafId} AND "sessionId" = ${sessionId} AND "seq" > ${afterSeq}
+      UNION ALL
+      SELECT m."id", m."seq", m."parentId", m."role", m."text", m."parts", m."toolCallId", m."status", path."depth" + 1
+      FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
+      WHERE m."sessionId" = ${sessionId} AND m."seq" > ${afterSeq} AND path."depth" < ${take}
+    )
+    SELECT "seq", "role", "text", "parts", "toolCallId", "status" FROM path ORDER BY "seq" ASC`;
+  return rows.map((r) => {
+    const row = {
+      seq: Number(r.seq),
+      role: String(r.role) as HistoryMessage["item"]["role"],
+      text: r.text,
+      parts: typeof r.parts === "string" ? (JSON.parse(r.parts) as unknown) : r.parts,
+      toolCallId: r.toolCallId,
+    };
+    return { item: messageToItem(row), status: String(r.status) as HistoryMessage["status"] };
+  });
+}
+
+export interface Siblings {
+  /** 0-based position among the versions, by seq. */
+  index: number;
+  count: number;
+  ids: string[];
+}
+
+/**
+ * The versions of each message: the children of its parent (roots are versions of each other), by seq. One read
+ * of the children of the page's parents (index (sessionId, parentId, seq)).
+ */
+export async function siblingsOf(
+  client: Client,
+  { sessionId, messages }: { sessionId: string; messages: { id: string; parentId: string | null }[] },
+): Promise<Map<string, Siblings>> {
+  const parents = [...new Set(messages.flatMap((m) => (m.parentId === null ? [] : [m.parentId])))];
+  const hasRoot = messages.some((m) => m.parentId === null);
+  const or = [
+    ...(parents.length ? [{ parentId: { in: parents } }] : []),
+    ...(hasRoot ? [{ parentId: null }] : []),
+  ];
+  const children = or.length
+    ? await client.chatMessage.findMany({
+        where: { sessionId, OR: or },
+        orderBy: { seq: "asc" },
+        select: { id: true, parentId: true },
+      })
+    : [];
+  const byParent = new Map<string | null, string[]>();
+  for (const c of children) {
+    const list = byParent.get(c.parentId);
+    if (list) list.push(c.id);
+    else byParent.set(c.parentId, [c.id]);
+  }
+  const result = new Map<string, Siblings>();
+  for (const m of messages) {
+    const ids = byParent.get(m.parentId) ?? [m.id];
+    result.set(m.id, { index: Math.max(0, ids.indexOf(m.id)), count: ids.length, ids });
+  }
+  return result;
+}
+
+/** One message of a session as a tree node, or null. */
+export async function getNode(
+  client: Client,
+  { sessionId, messageId }: { sessionId: string; messageId: string },
+): Promise<(TreeNode & { status: string; parts: unknown }) | null> {
+  return client.chatMessage.findFirst({
+    where: { id: messageId, sessionId },
+    select: { id: true, seq: true, parentId: true, role: true, status: true, parts: true },
+  });
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { exportFileName } from "./download";
+import {
+  attachmentLocalIdOf,
+  checkConsistency,
+  type ExportFile,
+  exportSchema,
+  withAttachmentId,
+} from "./format";
+import { activePath } from "./tree";
+
+const at = "2026-01-02T10:00:00.000Z";
+
+function message(localId: string, seq: number, parentLocalId: string | null, extra: object = {}) {
+  return {
+    localId,
+    parentLocalId,
+    seq,
+    role: "user",
+    text: `text ${localId}`,
+    parts: null,
+    toolCallId: null,
+    status: "complete",
+    model: null,
+    promptTokens: null,
+    completionTokens: null,
+    createdAt: at,
+    ...extra,
+  };
+}
+
+function file(overrides: Record<string, unknown> = {}): unknown {
+  return {
+    format: "recall-export",
+    version: 1,
+    exportedAt: at,
+    attachments: "reference",
+    conversations: [
+      {
+        localId: "c1",
+        title: "A chat",
+        titleByUser: false,
+        createdAt: at,
+        updatedAt: at,
+        memorySettings: null,
+        memoryStartSeq: 0,
+        branches: "tree",
+        activeLeafLocalId: "m3",
+        messages: [message("m1", 1, null), message("m2", 2, "m1"), message("m3", 3, "m1")],
+        attachments: [],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+const parse = (value: unknown) => exportSchema.parse(value) as ExportFile;
+
+describe("the export format", () => {
+  it("accepts a well-formed file and finds nothing inconsistent", () => {
+    expect(checkConsistency(parse(file()))).toEqual([]);
+  });
+
+  it("names the field of a shape error", () => {
+    const bad = file() as { conversations: { messages: { role: string }[] }[] };
+    (bad.conversations[0]?.messages[1] as { role: string }).role = "robot";
+    const result = exportSchema.safeParse(bad);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(["conversations", 0, "messages", 1, "role"]);
+  });
+
+  it("says which version a file is when it is not version 1", () => {
+    const result = exportSchema.safeParse(file({ version: 3 }));
+    expect(result.error?.issues[0]?.message).toBe(
+      "This file is version 3; this server reads version 1 files.",
+    );
+    expect(exportSchema.safeParse(file({ format: "other" })).success).toBe(false);
+  });
+
+  it("refuses image URLs that are not attachment references", () => {
+    const f = file() as { conversations: { messages: Record<string, unknown>[] }[] };
+    (f.conversations[0]?.messages[0] as Record<string, unknown>).parts = {
+      imageUrls: ["https://evil.test/x.png"],
+    };
+    expect(exportSchema.safeParse(f).success).toBe(false);
+  });
+
+  it("finds dangling links, parents after children, duplicates and a missing leaf", () => {
+    const f = parse(file());
+    const c = f.conversations[0];
+    if (!c) throw new Error("no conversation");
+    c.messages.push({ ...c.messages[0], localId: "m4", seq: 2, parentLocalId: "m9" } as never);
+    c.messages.push({ ...c.messages[0], localId: "m5", seq: 5, parentLocalId: "m6" } as never);
+    c.messages.push({ ...c.messages[0], localId: "m6", seq: 6, parentLocalId: null } as never);
+    c.activeLeafLocalId = "m7";
+    c.attachments.push({
+      localId: "a1",
+      messageLocalId: "m8",
+      sourceId: null,
+      kind: "image",
+      name: "x.png",
+      mime: "image/png",
+      bytes: 1,
+      width: null,
+      height: null,
+      createdAt: at,
+    });
+    (c.messages[0] as { parts: unknown }).parts = { imageUrls: ["attachment:a2"] };
+    f.longTermMemory = {
+      enabled: true,
+      facts: [
+        {
+          localId: "f1",
+          text: "x",
+          subject: null,
+          conversationLocalId: "c1",
+          messageLocalId: "m99",
+          supersededByLocalId: "f1",
+          createdAt: at,
+          updatedAt: at,
+        },
+      ],
+    };
+    expect(checkConsistency(f)).toEqual([
+      { path: "conversations.0.messages.3.seq", message: "duplicate seq 2" },
+      { path: "conversations.0.messages.3.parentLocalId", message: "no message m9 here" },
+      {
+        path: "conversations.0.messages.4.parentLocalId",
+        message: "a parent must have a smaller seq than its child",
+      },
+      { path: "conversations.0.activeLeafLocalId", message: "no message m7 here" },
+      { path: "conversations.0.attachments.0.messageLocalId", message: "no message m8 here" },
+      {
+        path: "conversations.0.messages.0.parts.imageUrls.0",
+        message: "not an attachment of this conversation",
+      },
+      { path: "longTermMemory.facts.0.messageLocalId", message: "no message m99 in conversation c1" },
+      { path: "longTermMemory.facts.0.supersededByLocalId", message: "no other fact f1 here" },
+    ]);
+  });
+
+  it("rewrites attachment references and keeps their size", () => {
+    expect(attachmentLocalIdOf("attachment:a1?w=4&h=3")).toBe("a1");
+    expect(attachmentLocalIdOf("https://x.test/a1")).toBeNull();
+    expect(withAttachmentId("attachment:a1?w=4&h=3", "cnew")).toBe("attachment:cnew?w=4&h=3");
+    expect(withAttachmentId("attachment:a1", "cnew")).toBe("attachment:cnew");
+  });
+});
+
+describe("the active path", () => {
+  const nodes = [
+    { id: "a", parentId: null, seq: 1 },
+    { id: "b", parentId: "a", seq: 2 },
+    { id: "c", parentId: "a", seq: 3 },
+    { id: "d", parentId: "c", seq: 4 },
+  ];
+  it("walks from the leaf to the root, oldest first, skipping other branches", () => {
+    expect(activePath(nodes, "d").map((n) => n.id)).toEqual(["a", "c", "d"]);
+    expect(activePath(nodes, "b").map((n) => n.id)).toEqual(["a", "b"]);
+    expect(activePath(nodes, null)).toEqual([]);
+    expect(activePath(nodes, "zz")).toEqual([]);
+  });
+  it("stops at a cycle in corrupt data", () => {
+    const loop = [
+      { id: "x", parentId: "y", seq: 1 },
+      { id: "y", parentId: "x", seq: 2 },
+    ];
+    expect(activePath(loop, "y").map((n) => n.id)).toEqual(["x", "y"]);
+  });
+});
+
+describe("export file names", () => {
+  const day = new Date("2026-03-04T05:06:07Z");
+  it("are ASCII, dated, and never carry a path", () => {
+    expect(exportFileName("Trip plans ✈", day, "md")).toBe("recall-trip-plans-2026-03-04.md");
+    expect(exportFileName("../../etc/passwd", day, "json")).toBe("recall-etc-passwd-2026-03-04.json");
+    expect(exportFileName("旅行计划", day, "md")).toBe("recall-conversation-2026-03-04.md");
+    expect(exportFileName(null, day, "json")).toBe("recall-export-2026-03-04.json");
+  });
+});

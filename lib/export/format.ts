@@ -1,0 +1,233 @@
+import { z } from "zod";
+import { ATTACHMENT_REF_PREFIX } from "@/lib/memory/attachments";
+
+// The export file (docs/decisions/018-export-import.md): `recall-export`, version 1. Pure — no database, no
+// Next.js — so the format is unit-tested on its own. Ids inside a file are local ("c1", "m7", "a2", "f3"): the
+// rows' real ids never leave the server, except an attachment's `sourceId`, which lets an import into the same
+// account copy a file it still has.
+
+export const EXPORT_FORMAT = "recall-export";
+export const EXPORT_VERSION = 1;
+
+const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const localId = z.string().regex(LOCAL_ID, "must be a local id (letters, digits, - and _; at most 64)");
+const date = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
+const count = z.number().int().min(0).nullable();
+
+/** A text inside a file: bounded so that one field cannot hold the whole import. */
+const MAX_TEXT_CHARS = 2_000_000;
+
+export const toolCallSchema = z.object({
+  id: z.string().min(1).max(200),
+  name: z.string().min(1).max(200),
+  arguments: z.string().max(MAX_TEXT_CHARS),
+});
+
+export const attachmentPartSchema = z.object({
+  id: localId,
+  kind: z.enum(["image", "text"]),
+  name: z.string().min(1).max(500),
+  mime: z.string().min(1).max(200),
+  bytes: z.number().int().min(0),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  text: z.string().max(MAX_TEXT_CHARS).optional(),
+});
+
+/** `attachment:<local id>[?w=&h=]`: images point at the conversation's attachments, nothing else. */
+const imageRef = z
+  .string()
+  .max(300)
+  .refine(
+    (url) => url.startsWith(ATTACHMENT_REF_PREFIX),
+    `must be an attachment reference (${ATTACHMENT_REF_PREFIX}<local id>)`,
+  );
+
+/** ChatMessage.parts as the file carries them; unknown keys are dropped. */
+export const partsSchema = z.object({
+  imageUrls: z.array(imageRef).max(16).optional(),
+  toolCalls: z.array(toolCallSchema).max(64).optional(),
+  attachments: z.array(attachmentPartSchema).max(16).optional(),
+});
+export type ExportParts = z.infer<typeof partsSchema>;
+
+export const messageSchema = z.object({
+  localId,
+  parentLocalId: localId.nullable(),
+  seq: z.number().int().positive(),
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  text: z.string().max(MAX_TEXT_CHARS),
+  parts: partsSchema.nullable(),
+  toolCallId: z.string().max(200).nullable(),
+  status: z.enum(["complete", "streaming", "interrupted", "failed"]),
+  model: z.string().max(200).nullable(),
+  promptTokens: count,
+  completionTokens: count,
+  createdAt: date,
+});
+export type ExportMessage = z.infer<typeof messageSchema>;
+
+export const attachmentSchema = z.object({
+  localId,
+  messageLocalId: localId,
+  /** The attachment's id where it was exported (an import into the same account may copy it from there). */
+  sourceId: z.string().max(64).nullable(),
+  kind: z.enum(["image", "text"]),
+  name: z.string().min(1).max(500),
+  mime: z.string().min(1).max(200),
+  bytes: z.number().int().min(0),
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
+  createdAt: date,
+  /** The stored file, base64 — only in exports made with `attachments=inline`. */
+  data: z.base64({ message: "must be base64" }).optional(),
+});
+export type ExportAttachment = z.infer<typeof attachmentSchema>;
+
+export const conversationSchema = z.object({
+  localId,
+  title: z.string().trim().min(1).max(200),
+  titleByUser: z.boolean(),
+  createdAt: date,
+  updatedAt: date,
+  /** Stored memory settings over the defaults (null: the defaults); checked by lib/memory on import. */
+  memorySettings: z.record(z.string(), z.unknown()).nullable(),
+  memoryStartSeq: z.number().int().min(0),
+  /** "tree": every branch; "path": the active branch only. */
+  branches: z.enum(["tree", "path"]),
+  activeLeafLocalId: localId.nullable(),
+  messages: z.array(messageSchema),
+  attachments: z.array(attachmentSchema),
+});
+export type ExportConversation = z.infer<typeof conversationSchema>;
+
+export const factSchema = z.object({
+  localId,
+  text: z.string().min(1).max(10_000),
+  subject: z.string().max(500).nullable(),
+  conversationLocalId: localId,
+  messageLocalId: localId,
+  supersededByLocalId: localId.nullable(),
+  createdAt: date,
+  updatedAt: date,
+});
+export type ExportFact = z.infer<typeof factSchema>;
+
+export const exportSchema = z.object({
+  format: z.literal(EXPORT_FORMAT, { message: `format must be "${EXPORT_FORMAT}"` }),
+  version: z.literal(EXPORT_VERSION, {
+    error: (issue) =>
+      `This file is version ${String(issue.input)}; this server reads version ${EXPORT_VERSION} files.`,
+  }),
+  exportedAt: date,
+  attachments: z.enum(["reference", "inline"]),
+  conversations: z.array(conversationSchema).max(10_000),
+  longTermMemory: z
+    .object({
+      /** The account's switch when it was exported (informational: an import never changes settings). */
+      enabled: z.boolean(),
+      facts: z.array(factSchema).max(100_000),
+    })
+    .optional(),
+});
+export type ExportFile = z.infer<typeof exportSchema>;
+
+export interface FormatIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * What zod cannot say about a file: every local id points at something that exists in the file, the message tree
+ * is a tree (a parent comes before its child, by seq), attachment references resolve, and facts name messages of
+ * their conversation. Returns every problem found (empty: the file is consistent).
+ */
+export function checkConsistency(file: ExportFile): FormatIssue[] {
+  const issues: FormatIssue[] = [];
+  const say = (path: (string | number)[], message: string) => issues.push({ path: path.join("."), message });
+  const conversations = new Map<string, ExportConversation>();
+  file.conversations.forEach((c, ci) => {
+    const at = ["conversations", ci];
+    if (conversations.has(c.localId)) say([...at, "localId"], `duplicate conversation id ${c.localId}`);
+    conversations.set(c.localId, c);
+    const bySeq = new Set<number>();
+    const messages = new Map<string, ExportMessage>();
+    c.messages.forEach((m, mi) => {
+      if (messages.has(m.localId))
+        say([...at, "messages", mi, "localId"], `duplicate message id ${m.localId}`);
+      if (bySeq.has(m.seq)) say([...at, "messages", mi, "seq"], `duplicate seq ${m.seq}`);
+      messages.set(m.localId, m);
+      bySeq.add(m.seq);
+    });
+    c.messages.forEach((m, mi) => {
+      if (m.parentLocalId === null) return;
+      const parent = messages.get(m.parentLocalId);
+      if (!parent) say([...at, "messages", mi, "parentLocalId"], `no message ${m.parentLocalId} here`);
+      else if (parent.seq >= m.seq) {
+        say([...at, "messages", mi, "parentLocalId"], "a parent must have a smaller seq than its child");
+      }
+    });
+    if (c.activeLeafLocalId === null) {
+      if (c.messages.length > 0)
+        say([...at, "activeLeafLocalId"], "a conversation with messages needs its active leaf");
+    } else if (!messages.has(c.activeLeafLocalId)) {
+      say([...at, "activeLeafLocalId"], `no message ${c.activeLeafLocalId} here`);
+    }
+    const attachments = new Set<string>();
+    c.attachments.forEach((a, ai) => {
+      if (attachments.has(a.localId))
+        say([...at, "attachments", ai, "localId"], `duplicate attachment id ${a.localId}`);
+      attachments.add(a.localId);
+      if (!messages.has(a.messageLocalId)) {
+        say([...at, "attachments", ai, "messageLocalId"], `no message ${a.messageLocalId} here`);
+      }
+    });
+    c.messages.forEach((m, mi) => {
+      const where = [...at, "messages", mi, "parts"];
+      m.parts?.imageUrls?.forEach((url, ui) => {
+        const ref = attachmentLocalIdOf(url);
+        if (ref === null || !attachments.has(ref))
+          say([...where, "imageUrls", ui], "not an attachment of this conversation");
+      });
+      m.parts?.attachments?.forEach((p, pi) => {
+        if (!attachments.has(p.id))
+          say([...where, "attachments", pi, "id"], "not an attachment of this conversation");
+      });
+    });
+  });
+  const facts = new Set(file.longTermMemory?.facts.map((f) => f.localId));
+  file.longTermMemory?.facts.forEach((f, fi) => {
+    const at = ["longTermMemory", "facts", fi];
+    const c = conversations.get(f.conversationLocalId);
+    if (!c) say([...at, "conversationLocalId"], `no conversation ${f.conversationLocalId} here`);
+    else if (!c.messages.some((m) => m.localId === f.messageLocalId)) {
+      say(
+        [...at, "messageLocalId"],
+        `no message ${f.messageLocalId} in conversation ${f.conversationLocalId}`,
+      );
+    }
+    if (
+      f.supersededByLocalId !== null &&
+      (!facts.has(f.supersededByLocalId) || f.supersededByLocalId === f.localId)
+    ) {
+      say([...at, "supersededByLocalId"], `no other fact ${f.supersededByLocalId} here`);
+    }
+  });
+  if (file.longTermMemory && facts.size !== file.longTermMemory.facts.length) {
+    say(["longTermMemory", "facts"], "duplicate fact ids");
+  }
+  return issues;
+}
+
+/** The local id an `attachment:<id>[?…]` reference names, or null. */
+export function attachmentLocalIdOf(url: string): string | null {
+  if (!url.startsWith(ATTACHMENT_REF_PREFIX)) return null;
+  const id = url.slice(ATTACHMENT_REF_PREFIX.length).split("?")[0] ?? "";
+  return LOCAL_ID.test(id) ? id : null;
+}
+
+/** The same reference pointing at `id` instead (the size query is kept). */
+export function withAttachmentId(url: string, id: string): string {
+  const query = url.indexOf("?");
+  return `${ATTACHMENT_REF_PREFIX}${id}${query === -1 ? "" : url.slice(query)}`;
+}

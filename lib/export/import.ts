@@ -1,0 +1,456 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { ZodError } from "zod";
+import { processImage } from "@/lib/attachments/image";
+import { MAX_TEXT_BYTES } from "@/lib/attachments/limits";
+import { sniff } from "@/lib/attachments/sniff";
+import { attachmentStore } from "@/lib/attachments/store";
+import { ACCEPTED, cleanName } from "@/lib/attachments/upload";
+import { getAttachmentsForUser } from "@/lib/db/attachments";
+import { db, type Tx } from "@/lib/db/client";
+import { indexMessages } from "@/lib/db/search";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { validateMemorySettings } from "@/lib/memory";
+import {
+  attachmentLocalIdOf,
+  checkConsistency,
+  type ExportAttachment,
+  type ExportConversation,
+  type ExportFile,
+  type ExportParts,
+  exportSchema,
+  type FormatIssue,
+  withAttachmentId,
+} from "./format";
+
+// POST /api/import (docs/decisions/018-export-import.md): an export file back into new conversations of the
+// importing user. Everything is checked before anything is written; the rows are written in one transaction; the
+// files of attachments go to the attachment store right after it commits, and if that fails the conversations are
+// deleted again, so an import lands whole or not at all.
+
+/** Imports per user and hour, counted from the audit log so every instance agrees. */
+export const MAX_IMPORTS_PER_HOUR = 10;
+/** Problems listed in a 422 (the first ones; a broken file can have thousands). */
+const MAX_ISSUES = 20;
+const AUDIT_ACTION = "data.import";
+
+export interface ImportedConversation {
+  id: string;
+  title: string;
+  messages: number;
+}
+
+export interface ImportResult {
+  conversations: ImportedConversation[];
+  counts: {
+    conversations: number;
+    messages: number;
+    attachments: number;
+    /** Attachments the file only named (exported without their files): kept as names, their images missing. */
+    attachmentsMissing: number;
+    facts: number;
+  };
+}
+
+/** A cuid-like id (letters and digits), made here so parent links can be remapped before anything is written. */
+export function newId(): string {
+  const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
+  return `c${[...randomBytes(24)].map((b) => alphabet[b % 36]).join("")}`;
+}
+
+function invalid(issues: FormatIssue[]): AppError {
+  const details = issues.slice(0, MAX_ISSUES);
+  const first = details[0];
+  const message = first
+    ? `This is not a valid Recall export: ${first.path ? `${first.path}: ` : ""}${first.message}`
+    : "This is not a valid Recall export.";
+  return new AppError("validation_failed", message, { details });
+}
+
+/** Parses and checks an export file: 400 when it is not JSON, 422 with the paths of what is wrong. */
+export function parseExportFile(bytes: Uint8Array): ExportFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new AppError("bad_request", "This file is not JSON. Choose a file exported from Recall (.json).");
+  }
+  let file: ExportFile;
+  try {
+    file = exportSchema.parse(json);
+  } catch (e) {
+    if (e instanceof ZodError) {
+      throw invalid(e.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+    }
+    throw e;
+  }
+  const issues = checkConsistency(file);
+  file.conversations.forEach((c, ci) => {
+    if (c.memorySettings === null) return;
+    const checked = validateMemorySettings(c.memorySettings);
+    if (!checked.ok) {
+      for (const e of checked.errors)
+        issues.push({ path: `conversations.${ci}.memorySettings`, message: e.message });
+    }
+  });
+  if (issues.length > 0) throw invalid(issues);
+  return file;
+}
+
+/** A file ready for the store, decided before the transaction. */
+interface PreparedAttachment {
+  id: string;
+  row: {
+    kind: "image" | "text";
+    name: string;
+    mime: string;
+    bytes: number;
+    width: number | null;
+    height: number | null;
+  };
+  blob: { data: Uint8Array; thumbnail: Uint8Array | null };
+}
+
+function atPath(e: unknown, path: string, name: string): unknown {
+  if (!(e instanceof AppError)) return e;
+  return new AppError(e.code, `${name}: ${e.message}`, { cause: e, details: { path } });
+}
+
+/** The same checks as an upload: the type from the bytes, the size limits, images decoded and encoded again. */
+async function checkInlineFile(
+  a: ExportAttachment,
+): Promise<PreparedAttachment["row"] & { blob: PreparedAttachment["blob"] }> {
+  const bytes = new Uint8Array(Buffer.from(a.data ?? "", "base64"));
+  if (bytes.byteLength === 0) throw new AppError("validation_failed", "The file is empty.");
+  const sniffed = sniff(bytes, a.name);
+  if (sniffed.kind === "refused")
+    throw new AppError("unsupported_media_type", `${sniffed.reason} ${ACCEPTED}`);
+  if (sniffed.kind === "image") {
+    if (bytes.byteLength > env.MAX_IMAGE_BYTES) {
+      throw new AppError("payload_too_large", `The image is larger than ${env.MAX_IMAGE_BYTES} bytes.`);
+    }
+    const image = await processImage(bytes, sniffed.format);
+    return {
+      kind: "image",
+      name: cleanName(a.name, sniffed.format),
+      mime: image.mime,
+      bytes: image.data.byteLength,
+      width: image.width,
+      height: image.height,
+      blob: { data: image.data, thumbnail: image.thumbnail },
+    };
+  }
+  if (bytes.byteLength > MAX_TEXT_BYTES) {
+    throw new AppError("payload_too_large", `The text file is larger than ${MAX_TEXT_BYTES} bytes.`);
+  }
+  const data = new TextEncoder().encode(sniffed.text);
+  return {
+    kind: "text",
+    name: cleanName(a.name, null),
+    mime: sniffed.mime,
+    bytes: data.byteLength,
+    width: null,
+    height: null,
+    blob: { data, thumbnail: null },
+  };
+}
+
+/**
+ * Decides every attachment of the file: its bytes inline (checked like an upload), or a copy of the importing
+ * user's own attachment the file names by `sourceId`, or — neither — a name only (null).
+ */
+async function prepareAttachments(
+  userId: string,
+  file: ExportFile,
+): Promise<Map<ExportAttachment, PreparedAttachment | null>> {
+  const prepared = new Map<ExportAttachment, PreparedAttachment | null>();
+  const sourceIds = file.conversations.flatMap((c) =>
+    c.attachments.flatMap((a) => (a.data === undefined && a.sourceId ? [a.sourceId] : [])),
+  );
+  const owned = new Map(
+    (await getAttachmentsForUser({ userId, ids: [...new Set(sourceIds)] })).map((row) => [row.id, row]),
+  );
+  const store = attachmentStore();
+  for (const [ci, c] of file.conversations.entries()) {
+    for (const [ai, a] of c.attachments.entries()) {
+      const path = `conversations.${ci}.attachments.${ai}`;
+      if (a.data !== undefined) {
+        try {
+          const { blob, ...row } = await checkInlineFile(a);
+          prepared.set(a, { id: newId(), row, blob });
+        } catch (e) {
+          throw atPath(e, path, a.name);
+        }
+        continue;
+      }
+      const source = a.sourceId ? owned.get(a.sourceId) : undefined;
+      const data = source ? await store.get(source.id) : null;
+      if (!source || !data) {
+        prepared.set(a, null);
+        continue;
+      }
+      prepared.set(a, {
+        id: newId(),
+        row: {
+          kind: source.kind === "image" ? "image" : "text",
+          name: source.name,
+          mime: source.mime,
+          bytes: source.bytes,
+          width: source.width,
+          height: source.height,
+        },
+        blob: { data, thumbnail: await store.getThumbnail(source.id) },
+      });
+    }
+  }
+  return prepared;
+}
+
+/** A message's parts with its attachments pointing at the new rows (or at a missing placeholder). */
+function remapParts(
+  parts: ExportParts | null,
+  idOf: (localId: string) => { id: string; row: PreparedAttachment["row"] | null },
+): object | undefined {
+  if (parts === null) return undefined;
+  const out: ExportParts = { ...parts };
+  if (parts.imageUrls) {
+    out.imageUrls = parts.imageUrls.map((url) =>
+      withAttachmentId(url, idOf(attachmentLocalIdOf(url) ?? "").id),
+    );
+  }
+  if (parts.attachments) {
+    out.attachments = parts.attachments.map((p) => {
+      const { id, row } = idOf(p.id);
+      if (!row) return { ...p, id };
+      const { width, height, ...rest } = { ...p, id, mime: row.mime, bytes: row.bytes };
+      return row.width !== null && row.height !== null
+        ? { ...rest, width: row.width, height: row.height }
+        : rest;
+    });
+  }
+  return out;
+}
+
+async function writeConversation(
+  tx: Tx,
+  {
+    userId,
+    conversation: c,
+    prepared,
+    now,
+  }: {
+    userId: string;
+    conversation: ExportConversation;
+    prepared: Map<ExportAttachment, PreparedAttachment | null>;
+    now: Date;
+  },
+) {
+  const sessionId = newId();
+  const messageIds = new Map(c.messages.map((m) => [m.localId, newId()]));
+  const attachmentIds = new Map(
+    c.attachments.map((a, i) => {
+      const p = prepared.get(a) ?? null;
+      return [a.localId, { id: p?.id ?? `missing-${i + 1}`, row: p?.row ?? null }] as const;
+    }),
+  );
+  const idOf = (local: string) => attachmentIds.get(local) ?? { id: "missing", row: null };
+  const lastSeq = Math.max(0, ...c.messages.map((m) => m.seq));
+  const settings = c.memorySettings === null ? null : validateMemorySettings(c.memorySettings);
+  await tx.chatSession.create({
+    data: {
+      id: sessionId,
+      userId,
+      title: c.title,
+      titleByUser: c.titleByUser,
+      createdAt: new Date(c.createdAt),
+      // Imported now: retention counts idleness from the import, not from the original conversation.
+      updatedAt: now,
+      lastSeq,
+      memoryStartSeq: Math.min(c.memoryStartSeq, lastSeq),
+      ...(settings?.ok ? { memorySettings: settings.value } : {}),
+      activeLeafId: c.activeLeafLocalId === null ? null : (messageIds.get(c.activeLeafLocalId) ?? null),
+    },
+    select: { id: true },
+  });
+  if (c.messages.length > 0) {
+    await tx.chatMessage.createMany({
+      data: c.messages.map((m) => ({
+        id: messageIds.get(m.localId) as string,
+        sessionId,
+        seq: m.seq,
+        parentId: m.parentLocalId === null ? null : (messageIds.get(m.parentLocalId) ?? null),
+        role: m.role,
+        text: m.text,
+        parts: remapParts(m.parts, idOf),
+        toolCallId: m.toolCallId,
+        // Nothing is writing an imported answer.
+        status: m.status === "streaming" ? "interrupted" : m.status,
+        model: m.model,
+        promptTokens: m.promptTokens,
+        completionTokens: m.completionTokens,
+        createdAt: new Date(m.createdAt),
+      })),
+    });
+  }
+  const files = c.attachments.flatMap((a) => {
+    const p = prepared.get(a);
+    return p ? [{ a, p }] : [];
+  });
+  if (files.length > 0) {
+    await tx.attachment.createMany({
+      data: files.map(({ a, p }) => ({
+        id: p.id,
+        userId,
+        messageId: messageIds.get(a.messageLocalId) as string,
+        ...p.row,
+        createdAt: new Date(a.createdAt),
+      })),
+    });
+  }
+  await indexMessages(
+    tx,
+    c.messages.map((m) => ({
+      id: messageIds.get(m.localId) as string,
+      sessionId,
+      userId,
+      role: m.role,
+      text: m.text,
+      createdAt: new Date(m.createdAt),
+    })),
+  );
+  return { sessionId, messageIds, files: files.length, missing: c.attachments.length - files.length };
+}
+
+/** Facts with their sources and links remapped. An imported fact the user already knows (same text or subject) is
+ * imported as replaced by theirs: what the account knows now wins over an old file. */
+async function writeFacts(
+  tx: Tx,
+  {
+    userId,
+    file,
+    written,
+  }: {
+    userId: string;
+    file: ExportFile;
+    written: Map<string, { sessionId: string; messageIds: Map<string, string> }>;
+  },
+): Promise<number> {
+  const facts = file.longTermMemory?.facts ?? [];
+  if (facts.length === 0) return 0;
+  const ids = new Map(facts.map((f) => [f.localId, newId()]));
+  const current = await tx.memoryFact.findMany({
+    where: { userId, supersededById: null },
+    select: { id: true, text: true, subject: true },
+  });
+  await tx.memoryFact.createMany({
+    data: facts.map((f) => {
+      const source = written.get(f.conversationLocalId);
+      return {
+        id: ids.get(f.localId) as string,
+        userId,
+        text: f.text,
+        subject: f.subject,
+        sourceSessionId: source?.sessionId as string,
+        sourceMessageId: source?.messageIds.get(f.messageLocalId) as string,
+        createdAt: new Date(f.createdAt),
+        updatedAt: new Date(f.updatedAt),
+      };
+    }),
+  });
+  const replacedBy = new Map<string, string[]>();
+  for (const f of facts) {
+    const by =
+      f.supersededByLocalId !== null
+        ? ids.get(f.supersededByLocalId)
+        : current.find((k) => k.text === f.text || (f.subject !== null && k.subject === f.subject))?.id;
+    if (by) replacedBy.set(by, [...(replacedBy.get(by) ?? []), ids.get(f.localId) as string]);
+  }
+  for (const [by, replaced] of replacedBy) {
+    await tx.memoryFact.updateMany({ where: { userId, id: { in: replaced } }, data: { supersededById: by } });
+  }
+  return facts.length;
+}
+
+async function assertImportAllowed(userId: string) {
+  const recent = await db.auditLog.count({
+    where: { actorId: userId, action: AUDIT_ACTION, createdAt: { gt: new Date(Date.now() - 3600_000) } },
+  });
+  if (recent >= MAX_IMPORTS_PER_HOUR) {
+    throw new AppError(
+      "rate_limited",
+      `You can import at most ${MAX_IMPORTS_PER_HOUR} files an hour. Try again later.`,
+      {
+        details: { retryAfterSeconds: 600 },
+      },
+    );
+  }
+}
+
+/**
+ * Imports an export file (its bytes, already bounded by MAX_IMPORT_BYTES) into new conversations of `userId`: new
+ * ids, parent links and the active leaf remapped, seqs kept, memory rebuilt from the history on the next turn
+ * (no snapshot is imported), facts with their sources remapped. One audit entry with counts.
+ */
+export async function importExportFile({
+  userId,
+  bytes,
+}: {
+  userId: string;
+  bytes: Uint8Array;
+}): Promise<ImportResult> {
+  await assertImportAllowed(userId);
+  const file = parseExportFile(bytes);
+  const prepared = await prepareAttachments(userId, file);
+  const now = new Date();
+  const messages = file.conversations.reduce((n, c) => n + c.messages.length, 0);
+
+  const result = await db.$transaction(
+    async (tx) => {
+      const written = new Map<string, { sessionId: string; messageIds: Map<string, string> }>();
+      const conversations: ImportedConversation[] = [];
+      let files = 0;
+      let missing = 0;
+      for (const conversation of file.conversations) {
+        const w = await writeConversation(tx, { userId, conversation, prepared, now });
+        written.set(conversation.localId, w);
+        conversations.push({
+          id: w.sessionId,
+          title: conversation.title,
+          messages: conversation.messages.length,
+        });
+        files += w.files;
+        missing += w.missing;
+      }
+      const facts = await writeFacts(tx, { userId, file, written });
+      const counts = {
+        conversations: conversations.length,
+        messages,
+        attachments: files,
+        attachmentsMissing: missing,
+        facts,
+      };
+      await tx.auditLog.create({
+        data: {
+          actorId: userId,
+          action: AUDIT_ACTION,
+          targetType: "User",
+          targetId: userId,
+          details: counts,
+        },
+      });
+      return { conversations, counts };
+    },
+    // A large file is many rows; the default 5 s would cut it off.
+    { maxWait: 10_000, timeout: 120_000 },
+  );
+
+  const store = attachmentStore();
+  try {
+    for (const p of prepared.values()) if (p) await store.put(p.id, p.blob);
+  } catch (e) {
+    await db.chatSession.deleteMany({ where: { userId, id: { in: result.conversations.map((c) => c.id) } } });
+    throw e;
+  }
+  return result;
+}

@@ -1,0 +1,357 @@
+import "server-only";
+import { readAttachmentParts } from "@/lib/attachments/parts";
+import { attachmentStore } from "@/lib/attachments/store";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { isAttachmentRef } from "@/lib/memory/attachments";
+import {
+  attachmentLocalIdOf,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportAttachment,
+  type ExportConversation,
+  type ExportFact,
+  type ExportFile,
+  type ExportMessage,
+  type ExportParts,
+  withAttachmentId,
+} from "./format";
+import { activePath } from "./tree";
+
+// Reading what a user owns into the export format (docs/decisions/018-export-import.md). Every read names the
+// user; a conversation is read whole (its messages in pages of MESSAGE_PAGE by seq), one at a time, so an account
+// export holds one conversation in memory at once while it streams.
+
+const MESSAGE_PAGE = 1000;
+
+export type AttachmentMode = "reference" | "inline";
+export type Branches = ExportConversation["branches"];
+
+const notFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");
+
+const sessionFields = {
+  id: true,
+  title: true,
+  titleByUser: true,
+  createdAt: true,
+  updatedAt: true,
+  memorySettings: true,
+  memoryStartSeq: true,
+  activeLeafId: true,
+  leaseUntil: true,
+} as const;
+
+interface MessageRow {
+  id: string;
+  parentId: string | null;
+  seq: number;
+  role: ExportMessage["role"];
+  text: string;
+  parts: unknown;
+  toolCallId: string | null;
+  status: ExportMessage["status"];
+  model: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  createdAt: Date;
+}
+
+async function readMessages(sessionId: string): Promise<MessageRow[]> {
+  const rows: MessageRow[] = [];
+  for (;;) {
+    const page = await db.chatMessage.findMany({
+      where: { sessionId, seq: { gt: rows.at(-1)?.seq ?? 0 } },
+      orderBy: { seq: "asc" },
+      take: MESSAGE_PAGE,
+      select: {
+        id: true,
+        parentId: true,
+        seq: true,
+        role: true,
+        text: true,
+        parts: true,
+        toolCallId: true,
+        status: true,
+        model: true,
+        promptTokens: true,
+        completionTokens: true,
+        createdAt: true,
+      },
+    });
+    rows.push(...page);
+    if (page.length < MESSAGE_PAGE) return rows;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Stored parts in the file's shape: only what the format knows, attachment ids replaced by local ones. */
+function exportParts(parts: unknown, localOf: (id: string) => string): ExportParts | null {
+  if (!isRecord(parts)) return null;
+  const out: ExportParts = {};
+  if (Array.isArray(parts.imageUrls)) {
+    out.imageUrls = parts.imageUrls.flatMap((url) => {
+      if (typeof url !== "string" || !isAttachmentRef(url)) return [];
+      const id = attachmentLocalIdOf(url);
+      return id === null ? [] : [withAttachmentId(url, localOf(id))];
+    });
+  }
+  if (Array.isArray(parts.toolCalls)) {
+    out.toolCalls = parts.toolCalls.flatMap((c) =>
+      isRecord(c) && typeof c.id === "string" && typeof c.name === "string" && typeof c.arguments === "string"
+        ? [{ id: c.id, name: c.name, arguments: c.arguments }]
+        : [],
+    );
+  }
+  if (Array.isArray(parts.attachments)) {
+    out.attachments = readAttachmentParts(parts).map((p) => ({ ...p, id: localOf(p.id) }));
+  }
+  return out;
+}
+
+/**
+ * One conversation of `userId` in the export format, or null when it is not theirs. `branches: "path"` keeps the
+ * active branch only. Local ids: messages `m<seq>`, attachments `a<n>` in message order.
+ */
+export async function readConversation({
+  userId,
+  sessionId,
+  localId,
+  branches,
+  attachments: mode,
+}: {
+  userId: string;
+  sessionId: string;
+  localId: string;
+  branches: Branches;
+  attachments: AttachmentMode;
+}): Promise<{ conversation: ExportConversation; seqById: Map<string, number> } | null> {
+  const session = await db.chatSession.findFirst({ where: { id: sessionId, userId }, select: sessionFields });
+  if (!session) return null;
+  const all = await readMessages(sessionId);
+  const leafId = session.activeLeafId ?? all.at(-1)?.id ?? null;
+  const rows = branches === "path" ? activePath(all, leafId) : all;
+  const seqById = new Map(rows.map((m) => [m.id, m.seq]));
+  const live = session.leaseUntil !== null && session.leaseUntil > new Date();
+
+  const attachmentRows = await db.attachment.findMany({
+    where: { userId, message: { sessionId } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      messageId: true,
+      kind: true,
+      name: true,
+      mime: true,
+      bytes: true,
+      width: true,
+      height: true,
+      createdAt: true,
+    },
+  });
+  const rowById = new Map(attachmentRows.map((a) => [a.id, a]));
+
+  // Every attachment a kept message names, in message order: a row when it still has one, else what its parts say.
+  const localIds = new Map<string, string>();
+  const attachments: ExportAttachment[] = [];
+  const store = attachmentStore();
+  for (const m of rows) {
+    const named = readAttachmentParts(m.parts).map((p) => p.id);
+    const own = attachmentRows.filter((a) => a.messageId === m.id).map((a) => a.id);
+    for (const id of [...new Set([...named, ...own])]) {
+      if (localIds.has(id)) continue;
+      const local = `a${attachments.length + 1}`;
+      localIds.set(id, local);
+      const row = rowById.get(id);
+      const part = readAttachmentParts(m.parts).find((p) => p.id === id);
+      const entry: ExportAttachment = {
+        localId: local,
+        messageLocalId: `m${m.seq}`,
+        sourceId: row ? row.id : null,
+        kind: (row?.kind ?? part?.kind) === "image" ? "image" : "text",
+        name: row?.name ?? part?.name ?? "file",
+        mime: row?.mime ?? part?.mime ?? "application/octet-stream",
+        bytes: row?.bytes ?? part?.bytes ?? 0,
+        width: row?.width ?? part?.width ?? null,
+        height: row?.height ?? part?.height ?? null,
+        createdAt: (row?.createdAt ?? m.createdAt).toISOString(),
+      };
+      if (mode === "inline" && row) {
+        const data = await store.get(row.id);
+        if (data) entry.data = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
+      }
+      attachments.push(entry);
+    }
+  }
+  // An image reference to an attachment nothing describes (not in parts, no row) is dropped below.
+  const localOf = (id: string) => localIds.get(id) ?? "unknown";
+
+  const messages: ExportMessage[] = rows.map((m) => ({
+    localId: `m${m.seq}`,
+    parentLocalId:
+      m.parentId === null ? null : seqById.has(m.parentId) ? `m${seqById.get(m.parentId)}` : null,
+    seq: m.seq,
+    role: m.role,
+    text: m.text,
+    parts: exportParts(m.parts, localOf),
+    toolCallId: m.toolCallId,
+    status: m.status === "streaming" && !live ? "interrupted" : m.status,
+    model: m.model,
+    promptTokens: m.promptTokens,
+    completionTokens: m.completionTokens,
+    createdAt: m.createdAt.toISOString(),
+  }));
+  // Image references whose attachment is unknown everywhere are dropped rather than left dangling.
+  const known = new Set(attachments.map((a) => a.localId));
+  for (const m of messages) {
+    if (m.parts?.imageUrls) {
+      m.parts.imageUrls = m.parts.imageUrls.filter((url) => known.has(attachmentLocalIdOf(url) ?? ""));
+    }
+  }
+
+  const leaf = leafId !== null && seqById.has(leafId) ? `m${seqById.get(leafId)}` : null;
+  const conversation: ExportConversation = {
+    localId,
+    title: session.title.trim() || "Untitled",
+    titleByUser: session.titleByUser,
+    createdAt: session.createdAt.toISOString(),
+    updatedAt: session.updatedAt.toISOString(),
+    memorySettings: isRecord(session.memorySettings) ? session.memorySettings : null,
+    memoryStartSeq: session.memoryStartSeq,
+    branches,
+    activeLeafLocalId: leaf ?? messages.at(-1)?.localId ?? null,
+    messages,
+    attachments,
+  };
+  return { conversation, seqById };
+}
+
+function fileHead(mode: AttachmentMode, exportedAt: Date) {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: exportedAt.toISOString(),
+    attachments: mode,
+  } as const;
+}
+
+/** One conversation as a whole export file; 404 when it is not the user's. */
+export async function exportConversationForUser({
+  userId,
+  sessionId,
+  branches,
+  attachments,
+}: {
+  userId: string;
+  sessionId: string;
+  branches: Branches;
+  attachments: AttachmentMode;
+}): Promise<ExportFile> {
+  const read = await readConversation({ userId, sessionId, localId: "c1", branches, attachments });
+  if (!read) throw notFound();
+  return { ...fileHead(attachments, new Date()), conversations: [read.conversation] };
+}
+
+/**
+ * Everything the user owns as one export file, streamed: every conversation with all its branches (oldest first,
+ * one read at a time), then the long-term memory switch and facts. Facts whose source was not exported (a
+ * conversation started meanwhile) are left out, and a link to a fact left out is cut.
+ */
+export function exportAccountStream({
+  userId,
+  attachments,
+}: {
+  userId: string;
+  attachments: AttachmentMode;
+}): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const chunks = accountChunks({ userId, attachments });
+  // Pulled: the next conversation is read only when the previous one was taken, so a slow download holds one
+  // conversation in memory, and a cancelled one stops reading.
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (e) {
+        console.error("[export] account export failed", e);
+        controller.error(e);
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+}
+
+/** The account export's JSON text, piece by piece: the head, one conversation at a time, the facts. */
+async function* accountChunks({
+  userId,
+  attachments,
+}: {
+  userId: string;
+  attachments: AttachmentMode;
+}): AsyncGenerator<string, void, undefined> {
+  const head = JSON.stringify(fileHead(attachments, new Date()));
+  yield `${head.slice(0, -1)},"conversations":[`;
+  const sessions = await db.chatSession.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  const exported = new Map<string, { localId: string; seqById: Map<string, number> }>();
+  for (const { id } of sessions) {
+    const localId = `c${exported.size + 1}`;
+    const read = await readConversation({ userId, sessionId: id, localId, branches: "tree", attachments });
+    if (!read) continue; // deleted meanwhile
+    yield `${exported.size > 0 ? "," : ""}${JSON.stringify(read.conversation)}`;
+    exported.set(id, { localId, seqById: read.seqById });
+  }
+  const memory = await readLongTermMemory({ userId, exported });
+  yield `],"longTermMemory":${JSON.stringify(memory)}}`;
+}
+
+async function readLongTermMemory({
+  userId,
+  exported,
+}: {
+  userId: string;
+  exported: Map<string, { localId: string; seqById: Map<string, number> }>;
+}): Promise<NonNullable<ExportFile["longTermMemory"]>> {
+  const [user, rows] = await Promise.all([
+    db.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } }),
+    db.memoryFact.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: {
+        id: true,
+        text: true,
+        subject: true,
+        sourceSessionId: true,
+        sourceMessageId: true,
+        supersededById: true,
+        createdAt: true,
+        updatedAt: true,
+      },
+    }),
+  ]);
+  const kept = rows.flatMap((f) => {
+    const source = exported.get(f.sourceSessionId);
+    const seq = source?.seqById.get(f.sourceMessageId);
+    return source && seq !== undefined ? [{ f, conversationLocalId: source.localId, seq }] : [];
+  });
+  const localIds = new Map(kept.map(({ f }, i) => [f.id, `f${i + 1}`]));
+  const facts: ExportFact[] = kept.map(({ f, conversationLocalId, seq }) => ({
+    localId: localIds.get(f.id) as string,
+    text: f.text,
+    subject: f.subject,
+    conversationLocalId,
+    messageLocalId: `m${seq}`,
+    supersededByLocalId: f.supersededById === null ? null : (localIds.get(f.supersededById) ?? null),
+    createdAt: f.createdAt.toISOString(),
+    updatedAt: f.updatedAt.toISOString(),
+  }));
+  return { enabled: user?.longTermMemory ?? false, facts };
+}

@@ -1,0 +1,243 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { type ChatMessage, databaseKind, db } from "@/lib/db/client";
+import {
+  indexMessages,
+  indexUnindexedMessages,
+  SEARCH_PAGE_SIZE,
+  searchMessagesForUser,
+} from "@/lib/db/search";
+import { unsafeDeleteSessionById } from "@/lib/db/sessions";
+import { rowsReferring, zeroEverywhere } from "@/lib/db/test-rows";
+import { env } from "@/lib/env";
+
+// Search over a user's own messages on the database's real engine (FTS5 / tsvector + GIN), through the function
+// the route calls. The database is shared with other test files: every test makes its own users and words.
+
+const kind = databaseKind(env.DATABASE_URL);
+
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+async function createUser() {
+  return db.user.create({
+    data: { email: `search-${randomUUID()}@example.test`, name: "Search", passwordHash: "x" },
+  });
+}
+
+type Role = "user" | "assistant" | "tool";
+
+/** A conversation with these messages, indexed the way turns index them (in the writing transaction). */
+async function conversation(userId: string, title: string, messages: [Role, string][], index = true) {
+  return db.$transaction(async (tx) => {
+    const session = await tx.chatSession.create({ data: { userId, title, lastSeq: messages.length } });
+    const rows: ChatMessage[] = [];
+    let parentId: string | null = null;
+    for (const [i, [role, text]] of messages.entries()) {
+      const row: ChatMessage = await tx.chatMessage.create({
+        data: {
+          sessionId: session.id,
+          seq: i + 1,
+          role,
+          text,
+          parentId,
+          createdAt: new Date(Date.now() + i),
+        },
+      });
+      parentId = row.id;
+      rows.push(row);
+    }
+    if (index)
+      await indexMessages(
+        tx,
+        rows.map((r) => ({ ...r, userId, role: r.role as Role })),
+      );
+    return { session, messages: rows };
+  });
+}
+
+/** A unique made-up word, so tests sharing the database never see each other's rows. */
+const word = () => `zq${randomUUID().replace(/-/g, "").slice(0, 10)}`;
+
+async function ftsRows(): Promise<number> {
+  const [row] =
+    kind === "sqlite"
+      ? await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT COUNT(*) AS n FROM "SearchFts_docsize"`)
+      : await db.$queryRawUnsafe<{ n: bigint }[]>(
+          `SELECT COUNT(*) AS n FROM "SearchDoc" WHERE "terms" IS NOT NULL`,
+        );
+  return Number(row?.n);
+}
+
+describe(`search (${kind})`, () => {
+  it("finds an English word in the user's own messages, with a marked, escaped snippet and the title", async () => {
+    const user = await createUser();
+    const w = word();
+    const { session, messages } = await conversation(user.id, "Hiking plans", [
+      ["user", `We planned the <b>${w}</b> trip to the mountains & lakes.`],
+      ["assistant", "Bring water and a map."],
+    ]);
+    const page = await searchMessagesForUser({ userId: user.id, q: w.toUpperCase() });
+    expect(page.results).toEqual([
+      {
+        sessionId: session.id,
+        messageId: messages[0]?.id,
+        title: "Hiking plans",
+        snippet: `We planned the &lt;b&gt;<mark>${w}</mark>&lt;/b&gt; trip to the mountains &amp; lakes.`,
+        createdAt: messages[0]?.createdAt.toISOString(),
+      },
+    ]);
+    expect(page.nextCursor).toBeNull();
+    // The assistant's words are indexed too; a word nobody wrote finds nothing.
+    expect((await searchMessagesForUser({ userId: user.id, q: `water ${w}` })).results).toEqual([]);
+    const answer = await searchMessagesForUser({ userId: user.id, q: "bring water" });
+    expect(answer.results.map((r) => r.messageId)).toEqual([messages[1]?.id]);
+    expect(answer.results[0]?.snippet).toBe("<mark>Bring</mark> <mark>water</mark> and a map.");
+  });
+
+  it("finds Chinese words inside running text, including the two-character word 松石", async () => {
+    const user = await createUser();
+    const { messages } = await conversation(user.id, "首饰", [
+      ["user", "我昨天在市场买了一条绿松石手链，颜色很漂亮。"],
+      ["assistant", "绿松石是一种常见的宝石，Turquoise 也很受欢迎。"],
+      ["user", "松树和石头不算。"],
+    ]);
+    const [question, answer] = messages;
+    const ids = async (q: string) =>
+      (await searchMessagesForUser({ userId: user.id, q })).results.map((r) => r.messageId).sort();
+    expect(await ids("松石")).toEqual([question?.id, answer?.id].sort());
+    expect(await ids("绿松石手链")).toEqual([question?.id]);
+    expect(await ids("手链 颜色")).toEqual([question?.id]);
+    expect(await ids("turquoise 宝石")).toEqual([answer?.id]);
+    // Characters that are not adjacent in the text are not the word.
+    expect(await ids("石松")).toEqual([]);
+    // A single character matches wherever it occurs, even as the last character of a run.
+    expect(await ids("链")).toEqual([question?.id]);
+    const page = await searchMessagesForUser({ userId: user.id, q: "松石" });
+    const snippet = page.results.find((r) => r.messageId === question?.id)?.snippet;
+    expect(snippet).toBe("我昨天在市场买了一条绿<mark>松石</mark>手链，颜色很漂亮。");
+  });
+
+  it("ranks messages where the words weigh more first, and pages through every match once", async () => {
+    const user = await createUser();
+    const w = word();
+    const filler = "the quick brown fox jumps over the lazy dog again and again in the garden";
+    const { messages } = await conversation(user.id, "Ranking", [
+      ["user", `${w} once, among many other words: ${filler} ${filler}`],
+      ["user", `${w} ${w} ${w} said three times`],
+      ["user", `${w} twice here, ${w}, with ${filler}`],
+    ]);
+    const page = await searchMessagesForUser({ userId: user.id, q: w });
+    expect(page.results.map((r) => r.messageId)).toEqual([messages[1]?.id, messages[2]?.id, messages[0]?.id]);
+
+    const many = word();
+    const rows: [Role, string][] = Array.from({ length: SEARCH_PAGE_SIZE + 5 }, (_, i) => [
+      "user",
+      `${many} #${i}`,
+    ]);
+    const { messages: all } = await conversation(user.id, "Many", rows);
+    const first = await searchMessagesForUser({ userId: user.id, q: many });
+    expect(first.results).toHaveLength(SEARCH_PAGE_SIZE);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await searchMessagesForUser({ userId: user.id, q: many, cursor: first.nextCursor });
+    expect(second.results).toHaveLength(5);
+    expect(second.nextCursor).toBeNull();
+    const seen = [...first.results, ...second.results].map((r) => r.messageId).sort();
+    expect(seen).toEqual(all.map((m) => m.id).sort());
+    await expect(searchMessagesForUser({ userId: user.id, q: many, cursor: "nope" })).rejects.toMatchObject({
+      code: "bad_request",
+    });
+  });
+
+  it("never returns another user's messages, and indexes no tool rows", async () => {
+    const [alice, bob] = [await createUser(), await createUser()];
+    const w = word();
+    const mine = await conversation(alice.id, "Mine", [
+      ["user", `${w} belongs to alice`],
+      ["tool", `${w} tool output`],
+    ]);
+    await conversation(bob.id, "Bob's", [["user", `${w} belongs to bob`]]);
+    const alicePage = await searchMessagesForUser({ userId: alice.id, q: w });
+    expect(alicePage.results.map((r) => r.messageId)).toEqual([mine.messages[0]?.id]);
+    const bobPage = await searchMessagesForUser({ userId: bob.id, q: `${w} alice` });
+    expect(bobPage.results).toEqual([]);
+    expect(await db.searchDoc.count({ where: { messageId: mine.messages[1]?.id } })).toBe(0);
+  });
+
+  it("deleting a conversation removes its whole tree and its index entries in the same transaction", async () => {
+    const user = await createUser();
+    const w = word();
+    const keep = await conversation(user.id, "Keep", [["user", `${w} stays`]]);
+    const gone = await conversation(user.id, "Gone", [
+      ["user", `${w} question 松石`],
+      ["assistant", `${w} answer`],
+      ["user", `${w} edited question`],
+    ]);
+    // A second branch: a sibling answer to the first question.
+    const sibling = await db.chatMessage.create({
+      data: {
+        sessionId: gone.session.id,
+        seq: 4,
+        role: "assistant",
+        text: `${w} other version`,
+        parentId: gone.messages[0]?.id,
+      },
+    });
+    await db.$transaction((tx) => indexMessages(tx, [{ ...sibling, userId: user.id, role: "assistant" }]));
+    expect((await searchMessagesForUser({ userId: user.id, q: w })).results).toHaveLength(5);
+    const before = await ftsRows();
+
+    const receipt = await unsafeDeleteSessionById({ sessionId: gone.session.id, actorId: user.id });
+    expect(receipt.deleted.ChatMessage).toBe(4);
+
+    const page = await searchMessagesForUser({ userId: user.id, q: w });
+    expect(page.results.map((r) => r.messageId)).toEqual([keep.messages[0]?.id]);
+    expect((await searchMessagesForUser({ userId: user.id, q: "松石" })).results).toEqual([]);
+    // Zero rows: the documents, the engine's own rows (the trigger fired on the cascade), and any row anywhere
+    // naming the conversation or its messages.
+    const ids = [gone.session.id, ...gone.messages.map((m) => m.id), sibling.id];
+    expect(await db.searchDoc.count({ where: { messageId: { in: ids } } })).toBe(0);
+    expect(await ftsRows()).toBe(before - 4);
+    const left = await rowsReferring(db, env.DATABASE_URL, ids);
+    expect(left).toEqual(zeroEverywhere(left));
+  });
+
+  it("replaces a message's entry when it is indexed again, and backfills messages that have none", async () => {
+    const user = await createUser();
+    const [a, b] = [word(), word()];
+    const { messages } = await conversation(user.id, "Edits", [["assistant", `${a} partial`]]);
+    const answer = messages[0];
+    if (!answer) throw new Error("no answer");
+    await db.chatMessage.update({ where: { id: answer.id }, data: { text: `${b} final` } });
+    await db.$transaction((tx) =>
+      indexMessages(tx, [{ ...answer, text: `${b} final`, userId: user.id, role: "assistant" }]),
+    );
+    expect((await searchMessagesForUser({ userId: user.id, q: a })).results).toEqual([]);
+    expect((await searchMessagesForUser({ userId: user.id, q: b })).results).toHaveLength(1);
+    expect(await db.searchDoc.count({ where: { messageId: answer.id } })).toBe(1);
+
+    const c = word();
+    const old = await conversation(user.id, "Before the index", [["user", `${c} from before 松石`]], false);
+    expect((await searchMessagesForUser({ userId: user.id, q: c })).results).toEqual([]);
+    let cursor: string | undefined;
+    for (;;) {
+      const { count, lastId } = await indexUnindexedMessages({ limit: 500, afterId: cursor });
+      if (count === 0) break;
+      cursor = lastId;
+    }
+    const found = await searchMessagesForUser({ userId: user.id, q: `${c} 松石` });
+    expect(found.results.map((r) => r.messageId)).toEqual([old.messages[0]?.id]);
+  });
+
+  it("deleting the user removes the index entries with everything else", async () => {
+    const user = await createUser();
+    const w = word();
+    const { session, messages } = await conversation(user.id, "Leaving", [["user", `${w} goodbye`]]);
+    const before = await ftsRows();
+    await db.user.delete({ where: { id: user.id } });
+    expect(await ftsRows()).toBe(before - 1);
+    const left = await rowsReferring(db, env.DATABASE_URL, [user.id, session.id, messages[0]?.id as string]);
+    expect(left).toEqual(zeroEverywhere(left));
+  });
+});

@@ -1,0 +1,190 @@
+// The one tokenizer of search (docs/decisions/017-search.md), pure: the index, the query and the snippet all cut
+// text here, so they always agree. SQL cannot segment Chinese or Japanese, so the app hands the databases ready
+// terms: a Latin (or any spaced-script) word is one term, normalized; a run of CJK characters becomes its
+// overlapping bigrams plus its last character alone, so every character starts a term (a one-character query is a
+// prefix query) and any two-character word inside running text (松石 in 绿松石手链) is a term of its own.
+
+/** Characters of scripts written without spaces between words. */
+const CJK_CHAR = String.raw`\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}`;
+// CJK punctuation (。、「」) shares the scripts' Script_Extensions: only letters and digits make a run.
+const RUNS = new RegExp(
+  String.raw`((?:(?=[\p{L}\p{N}])[${CJK_CHAR}])+)|((?:(?![${CJK_CHAR}])[\p{L}\p{N}\p{M}])+)`,
+  "gu",
+);
+
+/** Longer words are cut to this many characters (both sides, so they still match): ids and blobs, not words. */
+export const MAX_WORD_LENGTH = 64;
+/** Only this much of a message is indexed (bounds a PostgreSQL tsvector well below its 1 MB limit). */
+export const MAX_INDEXED_CHARS = 50_000;
+/** A query keeps at most this many groups, so its cost stays bounded. */
+export const MAX_QUERY_GROUPS = 12;
+
+export interface Token {
+  term: string;
+  /** UTF-16 offsets of the characters the term was made of, in the original text. */
+  start: number;
+  end: number;
+  cjk: boolean;
+}
+
+/** A word as stored: compatibility forms folded (ｆｕｌｌ → full), accents removed, lower case, letters and digits. */
+export function normalizeWord(word: string): string {
+  return word
+    .normalize("NFKD")
+    .replace(/[^\p{L}\p{N}]/gu, "")
+    .toLowerCase()
+    .slice(0, MAX_WORD_LENGTH);
+}
+
+function normalizeCjkChar(char: string): string {
+  const folded = char.normalize("NFKC");
+  return /^[\p{L}\p{N}]+$/u.test(folded) ? folded : char;
+}
+
+/** The terms of `text` in order, with where each came from. */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(RUNS)) {
+    const at = match.index;
+    if (match[1] !== undefined) {
+      const chars: { c: string; start: number; end: number }[] = [];
+      let offset = at;
+      for (const c of match[1]) {
+        chars.push({ c: normalizeCjkChar(c), start: offset, end: offset + c.length });
+        offset += c.length;
+      }
+      for (let i = 0; i + 1 < chars.length; i++) {
+        const a = chars[i] as (typeof chars)[number];
+        const b = chars[i + 1] as (typeof chars)[number];
+        tokens.push({ term: a.c + b.c, start: a.start, end: b.end, cjk: true });
+      }
+      const last = chars.at(-1) as (typeof chars)[number];
+      tokens.push({ term: last.c, start: last.start, end: last.end, cjk: true });
+    } else {
+      const term = normalizeWord(match[0]);
+      if (term) tokens.push({ term, start: at, end: at + match[0].length, cjk: false });
+    }
+  }
+  return tokens;
+}
+
+/** The terms a message is indexed under, in order (their positions matter for phrases). */
+export function indexTerms(text: string): string[] {
+  return tokenize(text.slice(0, MAX_INDEXED_CHARS)).map((t) => t.term);
+}
+
+/**
+ * One condition of a query; a document must satisfy every group. `terms` are a phrase (consecutive terms; one term
+ * is just a word); `prefix`: the one term also matches longer terms that start with it.
+ */
+export interface QueryGroup {
+  terms: string[];
+  prefix: boolean;
+}
+
+export interface SearchQuery {
+  groups: QueryGroup[];
+}
+
+/**
+ * What a typed query searches for. Each word is a group; each CJK run a phrase of its bigrams (one character: a
+ * prefix, matching every term that starts with it). The last word is also a prefix when the query does not end
+ * with a space and it has at least two letters, so results follow typing ("conv" finds "conversation").
+ */
+export function parseQuery(q: string): SearchQuery {
+  const groups: QueryGroup[] = [];
+  const seen = new Set<string>();
+  let run: Token[] = [];
+  const flushRun = () => {
+    if (run.length === 0) return;
+    // A run of n ≥ 2 characters has n - 1 bigrams followed by its last character; the phrase is the bigrams.
+    const terms = run.length === 1 ? [(run[0] as Token).term] : run.slice(0, -1).map((t) => t.term);
+    add({ terms, prefix: run.length === 1 });
+    run = [];
+  };
+  const add = (group: QueryGroup) => {
+    const key = `${group.prefix ? "*" : ""}${group.terms.join(" ")}`;
+    if (seen.has(key) || groups.length >= MAX_QUERY_GROUPS) return;
+    seen.add(key);
+    groups.push(group);
+  };
+  const tokens = tokenize(q);
+  tokens.forEach((token, i) => {
+    if (token.cjk) {
+      // Tokens of one run are contiguous: a bigram ends where the next one's second character ends.
+      const previous = run.at(-1);
+      if (previous && !(token.start < previous.end)) flushRun();
+      run.push(token);
+      return;
+    }
+    flushRun();
+    const last = i === tokens.length - 1;
+    add({ terms: [token.term], prefix: last && token.term.length >= 2 && !/\s$/u.test(q) });
+  });
+  flushRun();
+  return { groups };
+}
+
+/** Whether an indexed term satisfies a query term (prefix or exact). */
+export function termMatches(term: string, queryTerm: string, prefix: boolean): boolean {
+  return prefix ? term.startsWith(queryTerm) : term === queryTerm;
+}
+
+// ---- SQLite FTS5 -------------------------------------------------------------------------------------------------
+
+const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/** The body column's text: the terms separated by spaces (the table's 'ascii' tokenizer only splits them). */
+export function ftsBody(text: string): string {
+  return indexTerms(text).join(" ");
+}
+
+/**
+ * An FTS5 MATCH expression: the owner column's token (see lib/db/search.ts ownerToken), and every group in the body.
+ * Null when the query has no terms.
+ */
+export function ftsMatch(query: SearchQuery, owner: string): string | null {
+  if (query.groups.length === 0) return null;
+  const groups = query.groups.map((g) => `${ftsString(g.terms.join(" "))}${g.prefix ? "*" : ""}`);
+  return `owner : ${ftsString(owner)} AND body : (${groups.join(" AND ")})`;
+}
+
+// ---- PostgreSQL tsvector / tsquery ---------------------------------------------------------------------------------
+// Written as literals (tsvector_in, tsquery_in), not through to_tsvector: the terms are already cut, and the text
+// parser's view of CJK characters depends on the database's locale.
+
+/** PostgreSQL keeps positions 1..16383 and at most 256 of them per lexeme. */
+const PG_MAX_POSITION = 16383;
+const PG_MAX_POSITIONS_PER_LEXEME = 256;
+
+const pgLexeme = (s: string) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+
+/** The `terms` tsvector literal: each term with its positions, and the owner lexeme '@<owner>' (no position). */
+export function pgTermsVector(text: string, owner: string): string {
+  const positions = new Map<string, number[]>();
+  indexTerms(text).forEach((term, i) => {
+    const list = positions.get(term) ?? [];
+    if (list.length < PG_MAX_POSITIONS_PER_LEXEME) list.push(Math.min(i + 1, PG_MAX_POSITION));
+    positions.set(term, list);
+  });
+  const lexemes = [...positions].map(([term, at]) => `${pgLexeme(term)}:${[...new Set(at)].join(",")}`);
+  lexemes.push(pgOwnerLexeme(owner));
+  return lexemes.join(" ");
+}
+
+/** The owner lexeme; '@' never occurs in a term, so no query word can match it. */
+export function pgOwnerLexeme(owner: string): string {
+  return pgLexeme(`@${owner}`);
+}
+
+/** The tsquery literal of the query's groups (phrases with <->, prefixes with :*); null when it has no terms. */
+export function pgBodyQuery(query: SearchQuery): string | null {
+  if (query.groups.length === 0) return null;
+  return query.groups
+    .map((g) => {
+      const phrase = g.terms.map(pgLexeme).join(" <-> ");
+      const group = g.prefix ? `${phrase}:*` : phrase;
+      return g.terms.length > 1 ? `(${group})` : group;
+    })
+    .join(" & ");
+}
