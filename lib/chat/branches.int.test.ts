@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { databaseKind, db } from "@/lib/db/client";
+import { searchMessagesForUser } from "@/lib/db/search";
 import { getActivePathPage, unsafeDeleteSessionById } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/sqlite/client";
@@ -116,6 +117,13 @@ describe("message tree", () => {
       ["current", 3],
     ]);
     expect(shape(b)).toEqual(shape(a));
+
+    // Search finds the first question once and both answer versions (each indexed by its own commit).
+    const found = await searchMessagesForUser({ userId, q: "松石" });
+    const ids = found.results.map((r) => r.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining([firstVersion, secondVersion]));
+    expect(found.results.filter((r) => r.sessionId === sessionId)).toHaveLength(3);
 
     // A follow-up continues from the version on screen.
     const follow = await send(sessionId, userId, { content: "Thanks" });

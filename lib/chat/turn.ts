@@ -120,6 +120,11 @@ export async function startTurn({
       memoryVersion: memory.version,
       context,
       longTermMemory: longTerm.enabled,
+      kind: ("content" in input
+        ? "new"
+        : "regenerate" in input
+          ? "regenerate"
+          : "retry") as StartedTurn["kind"],
       // The conversation's first question was just asked (not a retry or another version of its answer).
       namesConversation: "content" in input && question.seq === 1,
     };
@@ -261,6 +266,8 @@ type StartedTurn = {
   userId: string;
   question: Question;
   longTermMemory: boolean;
+  /** A new question, a new version of an answer, or a failed answer reopened. */
+  kind: "new" | "regenerate" | "retry";
   namesConversation: boolean;
   lease: Lease;
   config: MemoryConfig;
@@ -475,16 +482,7 @@ async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome, steps: Memo
         answerId: turn.answer.id,
         outcome,
         snapshot: { items, policy: config.policy.id, throughSeq: answerSeq, baseVersion },
-        searchDocs: [
-          { ...turn.question, sessionId: lease.sessionId, userId: turn.userId, role: "user" },
-          {
-            ...turn.answer,
-            sessionId: lease.sessionId,
-            userId: turn.userId,
-            role: "assistant",
-            text: outcome.text,
-          },
-        ],
+        search: searchDocs(turn, outcome.text),
       }),
     );
     if (committed !== "snapshot_moved") return { committed, items };
@@ -493,6 +491,18 @@ async function commitAnswer(turn: StartedTurn, outcome: TurnOutcome, steps: Memo
     // Summaries racing this commit again and again must not keep the answer from being stored.
     baseVersion = attempt >= 3 ? "any" : (current?.version ?? null);
   }
+}
+
+/**
+ * What the commit indexes for search: a new question with its answer, or only the answer (a new version; a retried
+ * answer replaces its entry).
+ */
+function searchDocs(turn: StartedTurn, text: string) {
+  const base = { sessionId: turn.lease.sessionId, userId: turn.userId };
+  const answer = { ...turn.answer, ...base, role: "assistant" as const, text };
+  return turn.kind === "new"
+    ? { docs: [{ ...turn.question, ...base, role: "user" as const }, answer], fresh: true }
+    : { docs: [answer], fresh: turn.kind === "regenerate" };
 }
 
 /** Storage failures at commit time are retried for a while; the lease stays this turn's meanwhile. */

@@ -49,15 +49,22 @@ const placeholders = (n: number, from = 1, kind = databaseKind(env.DATABASE_URL)
  * its answer when it commits, imported messages at import. Tool and system messages, and messages without a
  * searchable term, are only removed from the index.
  */
-export async function indexMessages(tx: Client, docs: SearchDocInput[]): Promise<void> {
+export async function indexMessages(
+  tx: Client,
+  docs: SearchDocInput[],
+  /** `fresh`: the messages were never indexed (just written), so there is no entry to replace. */
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<void> {
   if (docs.length === 0) return;
   const kind = databaseKind(env.DATABASE_URL);
   for (const batch of chunks(docs)) {
     const ids = batch.map((d) => d.id);
-    await tx.$executeRawUnsafe(
-      `DELETE FROM "SearchDoc" WHERE "messageId" IN (${placeholders(ids.length, 1, kind)})`,
-      ...ids,
-    );
+    if (!fresh) {
+      await tx.$executeRawUnsafe(
+        `DELETE FROM "SearchDoc" WHERE "messageId" IN (${placeholders(ids.length, 1, kind)})`,
+        ...ids,
+      );
+    }
     const bodies = new Map<string, string>();
     for (const d of batch) {
       if (d.role !== "user" && d.role !== "assistant") continue;

@@ -157,8 +157,8 @@ const answerSelect = { id: true, seq: true, createdAt: true, parentId: true } as
 
 /**
  * The user's question, child of `parentId` (null: a new root), and an empty assistant answer in `streaming` under
- * it, at the two seqs the lease reserved; the answer becomes the conversation's active leaf. One UPDATE carrying
- * one INSERT: the ids are made here so the leaf can be set in the same write.
+ * it, at the two seqs the lease reserved; the answer becomes the conversation's active leaf. The ids are made here,
+ * so one INSERT writes both and one UPDATE (nothing read back) moves the leaf.
  */
 export async function appendTurnMessages(
   tx: Tx,
@@ -173,21 +173,15 @@ export async function appendTurnMessages(
   const createdAt = new Date();
   const question = { id: randomUUID(), seq: seqBefore + 1, text: content, createdAt, parentId };
   const answer = { id: randomUUID(), seq: seqBefore + 2, createdAt, parentId: question.id };
-  await tx.chatSession.update({
+  await tx.chatMessage.createMany({
+    data: [
+      { ...question, sessionId, role: "user", status: "complete" },
+      { ...answer, sessionId, role: "assistant", text: "", status: "streaming", model },
+    ],
+  });
+  await tx.chatSession.updateMany({
     where: { id: sessionId },
-    data: {
-      activeLeafId: answer.id,
-      activeLeafSeq: answer.seq,
-      messages: {
-        createMany: {
-          data: [
-            { ...question, role: "user", status: "complete" },
-            { ...answer, role: "assistant", text: "", status: "streaming", model },
-          ],
-        },
-      },
-    },
-    select: { id: true },
+    data: { activeLeafId: answer.id, activeLeafSeq: answer.seq },
   });
   return { question: { ...question, parts: null as unknown }, answer };
 }
@@ -201,14 +195,13 @@ export async function appendRegeneratedAnswer(
   { lease, questionId, model }: { lease: Lease; questionId: string; model: string },
 ) {
   const answer = { id: randomUUID(), seq: lease.seqBefore + 1, createdAt: new Date(), parentId: questionId };
-  await tx.chatSession.update({
-    where: { id: lease.sessionId },
-    data: {
-      activeLeafId: answer.id,
-      activeLeafSeq: answer.seq,
-      messages: { create: { ...answer, role: "assistant", text: "", status: "streaming", model } },
-    },
+  await tx.chatMessage.create({
+    data: { ...answer, sessionId: lease.sessionId, role: "assistant", text: "", status: "streaming", model },
     select: { id: true },
+  });
+  await tx.chatSession.updateMany({
+    where: { id: lease.sessionId },
+    data: { activeLeafId: answer.id, activeLeafSeq: answer.seq },
   });
   return answer;
 }
@@ -452,15 +445,15 @@ export async function commitTurn({
   answerId,
   outcome,
   snapshot,
-  searchDocs = [],
+  search,
 }: {
   lease: Lease;
   answerId: string;
   outcome: TurnOutcome;
   /** `baseVersion`: the snapshot version the turn's memory was read from (null: none), or "any" to replace it whatever. */
   snapshot: { items: MemoryItem[]; policy: string; throughSeq: number; baseVersion: number | null | "any" };
-  /** The turn's question and answer, indexed for search with the answer's final text (issue 13). */
-  searchDocs?: SearchDocInput[];
+  /** The turn's messages to index for search, with the answer's final text; `fresh` when none was indexed yet. */
+  search?: { docs: SearchDocInput[]; fresh: boolean };
 }): Promise<CommitResult> {
   const { sessionId } = lease;
   try {
@@ -505,7 +498,7 @@ export async function commitTurn({
         });
         if (replaced.count === 0) throw new SnapshotMoved();
       }
-      await indexMessages(tx, searchDocs);
+      if (search) await indexMessages(tx, search.docs, { fresh: search.fresh });
       return "committed";
     });
   } catch (e) {
