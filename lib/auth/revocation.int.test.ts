@@ -156,6 +156,9 @@ describe("revocation rows", () => {
       statements.length = 0;
       const row = await getSessionUser({ id: user.id, sid });
       expect(row?.signedOut).toBe(sid === token.sid);
+      // Written out in SQL: the same types as the typed client gives.
+      expect(row).toMatchObject({ id: user.id, role: "USER", disabledAt: null, tokenVersion: 0 });
+      expect(row?.createdAt).toBeInstanceOf(Date);
       expect(statements.filter((q) => !/^\s*(BEGIN|COMMIT|SELECT 1)\b/i.test(q))).toHaveLength(1);
     }
   });
