@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { buildSnippet } from "@/lib/search/snippet";
-import { ftsBody, ftsMatch, parseQuery, pgBodyQuery, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
+import {
+  ftsMatch,
+  indexTerms,
+  parseQuery,
+  pgBodyQuery,
+  pgOwnerLexeme,
+  pgTermsVector,
+} from "@/lib/search/terms";
 import { type Db, databaseKind, db, type Tx } from "./client";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
@@ -65,43 +72,56 @@ export async function indexMessages(
         ...ids,
       );
     }
-    const bodies = new Map<string, string>();
+    // Terms are cut once per message; one without any is only removed from the index.
+    const terms = new Map<string, { terms: string[]; userId: string }>();
     for (const d of batch) {
       if (d.role !== "user" && d.role !== "assistant") continue;
-      const body = ftsBody(d.text);
-      if (body) bodies.set(d.id, d.text);
+      const cut = indexTerms(d.text);
+      if (cut.length) terms.set(d.id, { terms: cut, userId: d.userId });
     }
-    if (bodies.size === 0) continue;
-    const wanted = [...bodies.keys()];
-    const inserted = await tx.$queryRawUnsafe<{ id: number | bigint; messageId: string; userId: string }[]>(
-      `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt")
-       SELECT m."id", s."userId", m."sessionId", m."createdAt"
-       FROM "ChatMessage" m JOIN "ChatSession" s ON s."id" = m."sessionId"
-       WHERE m."id" IN (${placeholders(wanted.length, 1, kind)})
-       RETURNING "id", "messageId", "userId"`,
-      ...wanted,
-    );
-    if (inserted.length === 0) continue;
-    if (kind === "sqlite") {
-      const values = inserted.map(() => "(?, ?, ?)").join(", ");
-      const params = inserted.flatMap((r) => [
-        Number(r.id),
-        ownerToken(r.userId),
-        ftsBody(bodies.get(r.messageId) ?? ""),
-      ]);
-      await tx.$executeRawUnsafe(`INSERT INTO "SearchFts" (rowid, owner, body) VALUES ${values}`, ...params);
-    } else {
-      const values = inserted.map((_, i) => `($${2 * i + 1}::int, $${2 * i + 2}::tsvector)`).join(", ");
-      const params = inserted.flatMap((r) => [
-        Number(r.id),
-        pgTermsVector(bodies.get(r.messageId) ?? "", ownerToken(r.userId)),
-      ]);
-      await tx.$executeRawUnsafe(
-        `UPDATE "SearchDoc" d SET "terms" = v.terms FROM (VALUES ${values}) AS v(id, terms) WHERE d."id" = v.id`,
-        ...params,
-      );
-    }
+    if (terms.size === 0) continue;
+    if (kind === "sqlite") await insertSqliteDocs(tx, terms);
+    else await insertPostgresDocs(tx, terms);
   }
+}
+
+/** SearchDoc rows (owner and conversation read from the message's own rows), then their FTS5 entries by rowid. */
+async function insertSqliteDocs(tx: Client, terms: Map<string, { terms: string[] }>) {
+  const wanted = [...terms.keys()];
+  const inserted = await tx.$queryRawUnsafe<{ id: number | bigint; messageId: string; userId: string }[]>(
+    `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt")
+     SELECT m."id", s."userId", m."sessionId", m."createdAt"
+     FROM "ChatMessage" m JOIN "ChatSession" s ON s."id" = m."sessionId"
+     WHERE m."id" IN (${placeholders(wanted.length, 1, "sqlite")})
+     RETURNING "id", "messageId", "userId"`,
+    ...wanted,
+  );
+  if (inserted.length === 0) return;
+  const values = inserted.map(() => "(?, ?, ?)").join(", ");
+  const params = inserted.flatMap((r) => [
+    Number(r.id),
+    ownerToken(r.userId),
+    terms.get(r.messageId)?.terms.join(" ") ?? "",
+  ]);
+  await tx.$executeRawUnsafe(`INSERT INTO "SearchFts" (rowid, owner, body) VALUES ${values}`, ...params);
+}
+
+/**
+ * SearchDoc rows with their tsvector in one INSERT: the vector carries the caller's owner token, and a row is only
+ * written when that owner is the message's conversation's.
+ */
+async function insertPostgresDocs(tx: Client, terms: Map<string, { terms: string[]; userId: string }>) {
+  const entries = [...terms];
+  const values = entries.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3}::tsvector)`).join(", ");
+  const params = entries.flatMap(([id, t]) => [id, t.userId, pgTermsVector(t.terms, ownerToken(t.userId))]);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt", "terms")
+     SELECT m."id", s."userId", m."sessionId", m."createdAt", v.terms
+     FROM (VALUES ${values}) AS v(id, uid, terms)
+     JOIN "ChatMessage" m ON m."id" = v.id
+     JOIN "ChatSession" s ON s."id" = m."sessionId" AND s."userId" = v.uid`,
+    ...params,
+  );
 }
 
 /**

@@ -293,6 +293,7 @@ describe("export and import", () => {
     expect(session).toMatchObject({ userId: bob.id, lastSeq: 8, memoryStartSeq: 2, titleByUser: true });
     const leaf = await a.db.chatMessage.findUniqueOrThrow({ where: { id: session.activeLeafId as string } });
     expect(leaf.seq).toBe(6);
+    expect(session.activeLeafSeq).toBe(6);
     expect(await a.db.memorySnapshot.count({ where: { sessionId: newId } })).toBe(0);
     // The imported image is a real attachment of Bob's, with its file.
     const image = await a.db.attachment.findFirstOrThrow({ where: { userId: bob.id, kind: "image" } });

@@ -7,8 +7,17 @@ import { sniff } from "@/lib/attachments/sniff";
 import { attachmentStore } from "@/lib/attachments/store";
 import { ACCEPTED, cleanName } from "@/lib/attachments/upload";
 import { getAttachmentsForUser } from "@/lib/db/attachments";
-import { db, type Tx } from "@/lib/db/client";
-import { indexMessages } from "@/lib/db/search";
+import type { Tx } from "@/lib/db/client";
+import {
+  countImportsSinceForUser,
+  deleteImportedSessionsForUser,
+  inImportTransaction,
+  insertImportedConversation,
+  insertImportedFacts,
+  listActiveFactsForImport,
+  recordImport,
+  supersedeFactsForUser,
+} from "@/lib/db/portability";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { validateMemorySettings } from "@/lib/memory";
@@ -33,7 +42,6 @@ import {
 export const MAX_IMPORTS_PER_HOUR = 10;
 /** Problems listed in a 422 (the first ones; a broken file can have thousands). */
 const MAX_ISSUES = 20;
-const AUDIT_ACTION = "data.import";
 
 export interface ImportedConversation {
   id: string;
@@ -257,10 +265,14 @@ async function writeConversation(
   const idOf = (local: string) => attachmentIds.get(local) ?? { id: "missing", row: null };
   const lastSeq = Math.max(0, ...c.messages.map((m) => m.seq));
   const settings = c.memorySettings === null ? null : validateMemorySettings(c.memorySettings);
-  await tx.chatSession.create({
-    data: {
+  const files = c.attachments.flatMap((a) => {
+    const p = prepared.get(a);
+    return p ? [{ a, p }] : [];
+  });
+  await insertImportedConversation(tx, {
+    userId,
+    session: {
       id: sessionId,
-      userId,
       title: c.title,
       titleByUser: c.titleByUser,
       createdAt: new Date(c.createdAt),
@@ -268,57 +280,32 @@ async function writeConversation(
       updatedAt: now,
       lastSeq,
       memoryStartSeq: Math.min(c.memoryStartSeq, lastSeq),
-      ...(settings?.ok ? { memorySettings: settings.value } : {}),
+      memorySettings: settings?.ok ? settings.value : undefined,
       activeLeafId: c.activeLeafLocalId === null ? null : (messageIds.get(c.activeLeafLocalId) ?? null),
+      activeLeafSeq: c.messages.find((m) => m.localId === c.activeLeafLocalId)?.seq ?? 0,
     },
-    select: { id: true },
-  });
-  if (c.messages.length > 0) {
-    await tx.chatMessage.createMany({
-      data: c.messages.map((m) => ({
-        id: messageIds.get(m.localId) as string,
-        sessionId,
-        seq: m.seq,
-        parentId: m.parentLocalId === null ? null : (messageIds.get(m.parentLocalId) ?? null),
-        role: m.role,
-        text: m.text,
-        parts: remapParts(m.parts, idOf),
-        toolCallId: m.toolCallId,
-        // Nothing is writing an imported answer.
-        status: m.status === "streaming" ? "interrupted" : m.status,
-        model: m.model,
-        promptTokens: m.promptTokens,
-        completionTokens: m.completionTokens,
-        createdAt: new Date(m.createdAt),
-      })),
-    });
-  }
-  const files = c.attachments.flatMap((a) => {
-    const p = prepared.get(a);
-    return p ? [{ a, p }] : [];
-  });
-  if (files.length > 0) {
-    await tx.attachment.createMany({
-      data: files.map(({ a, p }) => ({
-        id: p.id,
-        userId,
-        messageId: messageIds.get(a.messageLocalId) as string,
-        ...p.row,
-        createdAt: new Date(a.createdAt),
-      })),
-    });
-  }
-  await indexMessages(
-    tx,
-    c.messages.map((m) => ({
+    messages: c.messages.map((m) => ({
       id: messageIds.get(m.localId) as string,
-      sessionId,
-      userId,
+      seq: m.seq,
+      parentId: m.parentLocalId === null ? null : (messageIds.get(m.parentLocalId) ?? null),
       role: m.role,
       text: m.text,
+      parts: remapParts(m.parts, idOf),
+      toolCallId: m.toolCallId,
+      // Nothing is writing an imported answer.
+      status: m.status === "streaming" ? "interrupted" : m.status,
+      model: m.model,
+      promptTokens: m.promptTokens,
+      completionTokens: m.completionTokens,
       createdAt: new Date(m.createdAt),
     })),
-  );
+    attachments: files.map(({ a, p }) => ({
+      id: p.id,
+      messageId: messageIds.get(a.messageLocalId) as string,
+      ...p.row,
+      createdAt: new Date(a.createdAt),
+    })),
+  });
   return { sessionId, messageIds, files: files.length, missing: c.attachments.length - files.length };
 }
 
@@ -339,16 +326,13 @@ async function writeFacts(
   const facts = file.longTermMemory?.facts ?? [];
   if (facts.length === 0) return 0;
   const ids = new Map(facts.map((f) => [f.localId, newId()]));
-  const current = await tx.memoryFact.findMany({
-    where: { userId, supersededById: null },
-    select: { id: true, text: true, subject: true },
-  });
-  await tx.memoryFact.createMany({
-    data: facts.map((f) => {
+  const current = await listActiveFactsForImport(tx, { userId });
+  await insertImportedFacts(tx, {
+    userId,
+    facts: facts.map((f) => {
       const source = written.get(f.conversationLocalId);
       return {
         id: ids.get(f.localId) as string,
-        userId,
         text: f.text,
         subject: f.subject,
         sourceSessionId: source?.sessionId as string,
@@ -367,15 +351,13 @@ async function writeFacts(
     if (by) replacedBy.set(by, [...(replacedBy.get(by) ?? []), ids.get(f.localId) as string]);
   }
   for (const [by, replaced] of replacedBy) {
-    await tx.memoryFact.updateMany({ where: { userId, id: { in: replaced } }, data: { supersededById: by } });
+    await supersedeFactsForUser(tx, { userId, ids: replaced, supersededById: by });
   }
   return facts.length;
 }
 
 async function assertImportAllowed(userId: string) {
-  const recent = await db.auditLog.count({
-    where: { actorId: userId, action: AUDIT_ACTION, createdAt: { gt: new Date(Date.now() - 3600_000) } },
-  });
+  const recent = await countImportsSinceForUser({ userId, since: new Date(Date.now() - 3600_000) });
   if (recent >= MAX_IMPORTS_PER_HOUR) {
     throw new AppError(
       "rate_limited",
@@ -405,51 +387,39 @@ export async function importExportFile({
   const now = new Date();
   const messages = file.conversations.reduce((n, c) => n + c.messages.length, 0);
 
-  const result = await db.$transaction(
-    async (tx) => {
-      const written = new Map<string, { sessionId: string; messageIds: Map<string, string> }>();
-      const conversations: ImportedConversation[] = [];
-      let files = 0;
-      let missing = 0;
-      for (const conversation of file.conversations) {
-        const w = await writeConversation(tx, { userId, conversation, prepared, now });
-        written.set(conversation.localId, w);
-        conversations.push({
-          id: w.sessionId,
-          title: conversation.title,
-          messages: conversation.messages.length,
-        });
-        files += w.files;
-        missing += w.missing;
-      }
-      const facts = await writeFacts(tx, { userId, file, written });
-      const counts = {
-        conversations: conversations.length,
-        messages,
-        attachments: files,
-        attachmentsMissing: missing,
-        facts,
-      };
-      await tx.auditLog.create({
-        data: {
-          actorId: userId,
-          action: AUDIT_ACTION,
-          targetType: "User",
-          targetId: userId,
-          details: counts,
-        },
+  const result = await inImportTransaction(async (tx) => {
+    const written = new Map<string, { sessionId: string; messageIds: Map<string, string> }>();
+    const conversations: ImportedConversation[] = [];
+    let files = 0;
+    let missing = 0;
+    for (const conversation of file.conversations) {
+      const w = await writeConversation(tx, { userId, conversation, prepared, now });
+      written.set(conversation.localId, w);
+      conversations.push({
+        id: w.sessionId,
+        title: conversation.title,
+        messages: conversation.messages.length,
       });
-      return { conversations, counts };
-    },
-    // A large file is many rows; the default 5 s would cut it off.
-    { maxWait: 10_000, timeout: 120_000 },
-  );
+      files += w.files;
+      missing += w.missing;
+    }
+    const facts = await writeFacts(tx, { userId, file, written });
+    const counts = {
+      conversations: conversations.length,
+      messages,
+      attachments: files,
+      attachmentsMissing: missing,
+      facts,
+    };
+    await recordImport(tx, { userId, counts });
+    return { conversations, counts };
+  });
 
   const store = attachmentStore();
   try {
     for (const p of prepared.values()) if (p) await store.put(p.id, p.blob);
   } catch (e) {
-    await db.chatSession.deleteMany({ where: { userId, id: { in: result.conversations.map((c) => c.id) } } });
+    await deleteImportedSessionsForUser({ userId, sessionIds: result.conversations.map((c) => c.id) });
     throw e;
   }
   return result;

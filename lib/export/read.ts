@@ -1,7 +1,13 @@
 import "server-only";
 import { readAttachmentParts } from "@/lib/attachments/parts";
 import { attachmentStore } from "@/lib/attachments/store";
-import { db } from "@/lib/db/client";
+import {
+  getLongTermMemoryForExport,
+  getSessionForExport,
+  listAttachmentsForExport,
+  listMessagesPageForExport,
+  listSessionIdsForExport,
+} from "@/lib/db/portability";
 import { AppError } from "@/lib/errors";
 import { isAttachmentRef } from "@/lib/memory/attachments";
 import {
@@ -29,18 +35,6 @@ export type Branches = ExportConversation["branches"];
 
 const notFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");
 
-const sessionFields = {
-  id: true,
-  title: true,
-  titleByUser: true,
-  createdAt: true,
-  updatedAt: true,
-  memorySettings: true,
-  memoryStartSeq: true,
-  activeLeafId: true,
-  leaseUntil: true,
-} as const;
-
 interface MessageRow {
   id: string;
   parentId: string | null;
@@ -56,27 +50,14 @@ interface MessageRow {
   createdAt: Date;
 }
 
-async function readMessages(sessionId: string): Promise<MessageRow[]> {
+async function readMessages(sessionId: string, userId: string): Promise<MessageRow[]> {
   const rows: MessageRow[] = [];
   for (;;) {
-    const page = await db.chatMessage.findMany({
-      where: { sessionId, seq: { gt: rows.at(-1)?.seq ?? 0 } },
-      orderBy: { seq: "asc" },
-      take: MESSAGE_PAGE,
-      select: {
-        id: true,
-        parentId: true,
-        seq: true,
-        role: true,
-        text: true,
-        parts: true,
-        toolCallId: true,
-        status: true,
-        model: true,
-        promptTokens: true,
-        completionTokens: true,
-        createdAt: true,
-      },
+    const page = await listMessagesPageForExport({
+      sessionId,
+      userId,
+      afterSeq: rows.at(-1)?.seq ?? 0,
+      limit: MESSAGE_PAGE,
     });
     rows.push(...page);
     if (page.length < MESSAGE_PAGE) return rows;
@@ -127,29 +108,15 @@ export async function readConversation({
   branches: Branches;
   attachments: AttachmentMode;
 }): Promise<{ conversation: ExportConversation; seqById: Map<string, number> } | null> {
-  const session = await db.chatSession.findFirst({ where: { id: sessionId, userId }, select: sessionFields });
+  const session = await getSessionForExport({ sessionId, userId });
   if (!session) return null;
-  const all = await readMessages(sessionId);
+  const all = await readMessages(sessionId, userId);
   const leafId = session.activeLeafId ?? all.at(-1)?.id ?? null;
   const rows = branches === "path" ? activePath(all, leafId) : all;
   const seqById = new Map(rows.map((m) => [m.id, m.seq]));
   const live = session.leaseUntil !== null && session.leaseUntil > new Date();
 
-  const attachmentRows = await db.attachment.findMany({
-    where: { userId, message: { sessionId } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      messageId: true,
-      kind: true,
-      name: true,
-      mime: true,
-      bytes: true,
-      width: true,
-      height: true,
-      createdAt: true,
-    },
-  });
+  const attachmentRows = await listAttachmentsForExport({ sessionId, userId });
   const rowById = new Map(attachmentRows.map((a) => [a.id, a]));
 
   // Every attachment a kept message names, in message order: a row when it still has one, else what its parts say.
@@ -296,13 +263,9 @@ async function* accountChunks({
 }): AsyncGenerator<string, void, undefined> {
   const head = JSON.stringify(fileHead(attachments, new Date()));
   yield `${head.slice(0, -1)},"conversations":[`;
-  const sessions = await db.chatSession.findMany({
-    where: { userId },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true },
-  });
+  const sessionIds = await listSessionIdsForExport({ userId });
   const exported = new Map<string, { localId: string; seqById: Map<string, number> }>();
-  for (const { id } of sessions) {
+  for (const id of sessionIds) {
     const localId = `c${exported.size + 1}`;
     const read = await readConversation({ userId, sessionId: id, localId, branches: "tree", attachments });
     if (!read) continue; // deleted meanwhile
@@ -320,23 +283,7 @@ async function readLongTermMemory({
   userId: string;
   exported: Map<string, { localId: string; seqById: Map<string, number> }>;
 }): Promise<NonNullable<ExportFile["longTermMemory"]>> {
-  const [user, rows] = await Promise.all([
-    db.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } }),
-    db.memoryFact.findMany({
-      where: { userId },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: {
-        id: true,
-        text: true,
-        subject: true,
-        sourceSessionId: true,
-        sourceMessageId: true,
-        supersededById: true,
-        createdAt: true,
-        updatedAt: true,
-      },
-    }),
-  ]);
+  const { enabled, facts: rows } = await getLongTermMemoryForExport({ userId });
   const kept = rows.flatMap((f) => {
     const source = exported.get(f.sourceSessionId);
     const seq = source?.seqById.get(f.sourceMessageId);
@@ -353,5 +300,5 @@ async function readLongTermMemory({
     createdAt: f.createdAt.toISOString(),
     updatedAt: f.updatedAt.toISOString(),
   }));
-  return { enabled: user?.longTermMemory ?? false, facts };
+  return { enabled, facts };
 }

@@ -159,10 +159,13 @@ const PG_MAX_POSITIONS_PER_LEXEME = 256;
 
 const pgLexeme = (s: string) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 
-/** The `terms` tsvector literal: each term with its positions, and the owner lexeme '@<owner>' (no position). */
-export function pgTermsVector(text: string, owner: string): string {
+/**
+ * The `terms` tsvector literal: each term with its positions, and the owner lexeme '@<owner>' (no position). Takes
+ * the text, or its terms when they were cut already.
+ */
+export function pgTermsVector(text: string | string[], owner: string): string {
   const positions = new Map<string, number[]>();
-  indexTerms(text).forEach((term, i) => {
+  (typeof text === "string" ? indexTerms(text) : text).forEach((term, i) => {
     const list = positions.get(term) ?? [];
     if (list.length < PG_MAX_POSITIONS_PER_LEXEME) list.push(Math.min(i + 1, PG_MAX_POSITION));
     positions.set(term, list);

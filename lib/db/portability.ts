@@ -1,0 +1,272 @@
+import "server-only";
+import { Prisma } from "@/lib/generated/sqlite/client";
+import { attachmentSelect } from "./attachments";
+import { db, type Tx } from "./client";
+import { factSelect } from "./memories";
+import { indexMessages } from "./search";
+import { messageSelect } from "./sessions";
+
+// Data access of export and import (docs/decisions/018-export-import.md; the format and its checks are
+// lib/export's). Every query names the user: an export reads only what the user owns, an import writes only rows
+// owned by the importing user.
+
+/** The audit action of an import; its entries also count imports for the hourly limit. */
+const IMPORT_AUDIT_ACTION = "data.import";
+
+// ------------------------------------------------------------------------------------------------------ Export
+
+const exportSessionSelect = {
+  id: true,
+  title: true,
+  titleByUser: true,
+  createdAt: true,
+  updatedAt: true,
+  memorySettings: true,
+  memoryStartSeq: true,
+  activeLeafId: true,
+  leaseUntil: true,
+} as const;
+
+/** A conversation of `userId` as an export reads it; null when it is missing or someone else's. */
+export async function getSessionForExport({ sessionId, userId }: { sessionId: string; userId: string }) {
+  return db.chatSession.findFirst({ where: { id: sessionId, userId }, select: exportSessionSelect });
+}
+
+/** Up to `limit` messages of the user's conversation after `afterSeq`, by seq (every branch). */
+export async function listMessagesPageForExport({
+  sessionId,
+  userId,
+  afterSeq,
+  limit,
+}: {
+  sessionId: string;
+  userId: string;
+  afterSeq: number;
+  limit: number;
+}) {
+  return db.chatMessage.findMany({
+    where: { sessionId, session: { userId }, seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take: limit,
+    select: messageSelect,
+  });
+}
+
+/** The user's attachments on messages of the conversation (metadata only), oldest first. */
+export async function listAttachmentsForExport({ sessionId, userId }: { sessionId: string; userId: string }) {
+  return db.attachment.findMany({
+    where: { userId, message: { sessionId } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: attachmentSelect,
+  });
+}
+
+/** The ids of every conversation of the user, oldest first. */
+export async function listSessionIdsForExport({ userId }: { userId: string }): Promise<string[]> {
+  const rows = await db.chatSession.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
+/** The user's long-term memory switch (off for a missing user) and all their facts, superseded ones too. */
+export async function getLongTermMemoryForExport({ userId }: { userId: string }) {
+  const [user, facts] = await Promise.all([
+    db.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } }),
+    db.memoryFact.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: factSelect,
+    }),
+  ]);
+  return { enabled: user?.longTermMemory ?? false, facts };
+}
+
+// ------------------------------------------------------------------------------------------------------ Import
+
+/** How many imports the user made since `since` (from the audit log, so every instance agrees). */
+export async function countImportsSinceForUser({ userId, since }: { userId: string; since: Date }) {
+  return db.auditLog.count({
+    where: { actorId: userId, action: IMPORT_AUDIT_ACTION, createdAt: { gt: since } },
+  });
+}
+
+/** Runs an import's writes in one interactive transaction. */
+export function inImportTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  // A large file is many rows; the default 5 s would cut it off.
+  return db.$transaction(work, { maxWait: 10_000, timeout: 120_000 });
+}
+
+export interface ImportedSessionRow {
+  id: string;
+  title: string;
+  titleByUser: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  lastSeq: number;
+  memoryStartSeq: number;
+  /** Validated settings; undefined: the defaults. */
+  memorySettings: object | undefined;
+  activeLeafId: string | null;
+  /** The active leaf's seq (0: none), as turns read it. */
+  activeLeafSeq: number;
+}
+
+export interface ImportedMessageRow {
+  id: string;
+  seq: number;
+  parentId: string | null;
+  role: "system" | "user" | "assistant" | "tool";
+  text: string;
+  parts: object | undefined;
+  toolCallId: string | null;
+  status: "complete" | "interrupted" | "failed";
+  model: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  createdAt: Date;
+}
+
+export interface ImportedAttachmentRow {
+  id: string;
+  messageId: string;
+  kind: "image" | "text";
+  name: string;
+  mime: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  createdAt: Date;
+}
+
+/**
+ * One imported conversation of `userId`, with ids made by the caller: the session, its messages, the attachment
+ * rows (their files are stored by the caller) and the messages' search index entries.
+ */
+export async function insertImportedConversation(
+  tx: Tx,
+  {
+    userId,
+    session,
+    messages,
+    attachments,
+  }: {
+    userId: string;
+    session: ImportedSessionRow;
+    messages: ImportedMessageRow[];
+    attachments: ImportedAttachmentRow[];
+  },
+): Promise<void> {
+  const { memorySettings, ...sessionRow } = session;
+  await tx.chatSession.create({
+    data: { ...sessionRow, userId, ...(memorySettings === undefined ? {} : { memorySettings }) },
+    select: { id: true },
+  });
+  await insertMessageRows(tx, { sessionId: session.id, messages });
+  if (attachments.length > 0) {
+    await tx.attachment.createMany({ data: attachments.map((a) => ({ ...a, userId })) });
+  }
+  await indexMessages(
+    tx,
+    messages.map((m) => ({
+      id: m.id,
+      sessionId: session.id,
+      userId,
+      role: m.role,
+      text: m.text,
+      createdAt: m.createdAt,
+    })),
+    // New rows: nothing to replace.
+    { fresh: true },
+  );
+}
+
+/** Rows per INSERT of imported messages: 13 parameters each, well below either database's limit. */
+const MESSAGE_ROWS_PER_INSERT = 500;
+
+/**
+ * Multi-row INSERTs rather than `createMany`: Prisma's query compiler spent ~4 s of JavaScript on a 20 000-message
+ * createMany — inside the transaction, so on SQLite with the write lock held — and this SQL writes the same rows
+ * in ~0.4 s. Parameters keep their Prisma types, so dates are stored exactly as `createMany` stores them (ISO text
+ * with offset on SQLite, timestamp(3) on PostgreSQL); `parts` is the same JSON text, and SQL NULL when absent.
+ */
+async function insertMessageRows(
+  tx: Tx,
+  { sessionId, messages }: { sessionId: string; messages: ImportedMessageRow[] },
+) {
+  for (let i = 0; i < messages.length; i += MESSAGE_ROWS_PER_INSERT) {
+    const rows = messages
+      .slice(i, i + MESSAGE_ROWS_PER_INSERT)
+      .map(
+        (m) =>
+          Prisma.sql`(${m.id}, ${sessionId}, ${m.seq}, ${m.parentId}, ${m.role}, ${m.text}, ${m.parts === undefined ? null : JSON.stringify(m.parts)}, ${m.toolCallId}, ${m.status}, ${m.model}, ${m.promptTokens}, ${m.completionTokens}, ${m.createdAt})`,
+      );
+    await tx.$executeRaw`
+      INSERT INTO "ChatMessage" ("id", "sessionId", "seq", "parentId", "role", "text", "parts", "toolCallId",
+        "status", "model", "promptTokens", "completionTokens", "createdAt")
+      VALUES ${Prisma.join(rows)}`;
+  }
+}
+
+/** The user's active facts, to compare imported facts with. */
+export async function listActiveFactsForImport(tx: Tx, { userId }: { userId: string }) {
+  return tx.memoryFact.findMany({
+    where: { userId, supersededById: null },
+    select: { id: true, text: true, subject: true },
+  });
+}
+
+export interface ImportedFactRow {
+  id: string;
+  text: string;
+  subject: string | null;
+  sourceSessionId: string;
+  sourceMessageId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export async function insertImportedFacts(
+  tx: Tx,
+  { userId, facts }: { userId: string; facts: ImportedFactRow[] },
+) {
+  if (facts.length === 0) return;
+  await tx.memoryFact.createMany({ data: facts.map((f) => ({ ...f, userId })) });
+}
+
+/** Marks the user's facts `ids` as replaced by their fact `supersededById`. */
+export async function supersedeFactsForUser(
+  tx: Tx,
+  { userId, ids, supersededById }: { userId: string; ids: string[]; supersededById: string },
+) {
+  await tx.memoryFact.updateMany({ where: { userId, id: { in: ids } }, data: { supersededById } });
+}
+
+/** The import's audit entry: counts only, never content. */
+export async function recordImport(
+  tx: Tx,
+  { userId, counts }: { userId: string; counts: Record<string, number> },
+) {
+  await tx.auditLog.create({
+    data: {
+      actorId: userId,
+      action: IMPORT_AUDIT_ACTION,
+      targetType: "User",
+      targetId: userId,
+      details: counts,
+    },
+  });
+}
+
+/** Takes imported conversations back (their rows go with them, cascade) when their files could not be stored. */
+export async function deleteImportedSessionsForUser({
+  userId,
+  sessionIds,
+}: {
+  userId: string;
+  sessionIds: string[];
+}) {
+  await db.chatSession.deleteMany({ where: { userId, id: { in: sessionIds } } });
+}
