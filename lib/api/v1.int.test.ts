@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { POST as chatCompletionsPost } from "@/app/v1/chat/completions/route";
 import { GET as modelsGet } from "@/app/v1/models/route";
+import { titlesSettled } from "@/lib/chat/auto-title";
 import { listUsersForAdmin } from "@/lib/db/admin-users";
 import {
   authenticateApiKey,
@@ -183,8 +184,15 @@ describe("/v1 handlers", () => {
     const two = await second.json();
     expect(two.choices[0].message.content).toContain("PELICAN-42");
 
+    // The conversation is named after its first answer, off the turn's path (issue 13): wait for that.
+    await titlesSettled();
     const session = await db.chatSession.findUniqueOrThrow({ where: { id: sessionId as string } });
-    expect(session).toMatchObject({ userId, lastSeq: 4, title: "My code word is PELICAN-42." });
+    expect(session).toMatchObject({
+      userId,
+      lastSeq: 4,
+      title: "My code word is PELICAN-42",
+      titleByUser: false,
+    });
     expect(await db.turnContext.count({ where: { sessionId: sessionId as string } })).toBe(2);
     // The completion id names the stored answer.
     const answer = await db.chatMessage.findUniqueOrThrow({

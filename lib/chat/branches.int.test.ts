@@ -221,6 +221,15 @@ describe("message tree", () => {
     const plans = await explainStatements(dialect, [...switched.statements, ...edit.statements]);
     const scans = plans.flatMap((p) => p.steps.filter((s) => s.fullScan && s.table === "ChatMessage"));
     expect(scans).toEqual([]);
+    // Each step of a walk finds the parent by primary key, never by a range of the conversation's seqs.
+    const walkPlans = plans.filter((p) => /WITH RECURSIVE path/.test(p.sql)).flatMap((p) => p.steps);
+    expect(walkPlans.length).toBeGreaterThan(0);
+    if (dialect === "sqlite") {
+      expect(walkPlans.filter((s) => /seq>/.test(s.detail))).toEqual([]);
+      expect(walkPlans.some((s) => /\(id=\?\)/.test(s.detail))).toBe(true);
+    } else {
+      expect(walkPlans.some((s) => /ChatMessage_pkey/.test(s.detail))).toBe(true);
+    }
 
     const receipt = await unsafeDeleteSessionById({ sessionId, actorId: null });
     expect(receipt.deleted.ChatMessage).toBe(total + 4);

@@ -18,6 +18,10 @@ export interface TreeNode {
   role: string;
 }
 
+// In the recursive steps below, `+m."seq"` keeps SQLite from answering the step with a range of the session's
+// (sessionId, seq) index — a scan of the whole conversation per step — instead of the parent's primary key.
+// PostgreSQL reads it as the same comparison.
+
 /**
  * The path ending at `fromId`, newest first: that message and up to `take - 1` ancestors, stopping before any
  * message with seq <= `afterSeq`. One recursive statement; each step is a primary-key lookup.
@@ -41,7 +45,7 @@ export async function walkUp(
       UNION ALL
       SELECT m."id", m."seq", m."parentId", m."role", path."depth" + 1
       FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-      WHERE m."sessionId" = ${sessionId} AND m."seq" > ${afterSeq} AND path."depth" < ${take}
+      WHERE m."sessionId" = ${sessionId} AND +m."seq" > ${afterSeq} AND path."depth" < ${take}
     )
     SELECT "id", "seq", "parentId", "role" FROM path ORDER BY "seq" DESC`;
   return rows.map((r) => ({ id: r.id, seq: Number(r.seq), parentId: r.parentId, role: String(r.role) }));
@@ -101,7 +105,7 @@ export async function getPathTail(
       UNION ALL
       SELECT m."id", m."seq", m."parentId", m."role", m."text", m."parts", m."toolCallId", m."status", path."depth" + 1
       FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-      WHERE m."sessionId" = ${sessionId} AND m."seq" > ${afterSeq} AND path."depth" < ${take}
+      WHERE m."sessionId" = ${sessionId} AND +m."seq" > ${afterSeq} AND path."depth" < ${take}
     )
     SELECT "seq", "role", "text", "parts", "toolCallId", "status" FROM path ORDER BY "seq" ASC`;
   return rows.map((r) => {
