@@ -1,5 +1,6 @@
 import "server-only";
 import { ZodError, type z } from "zod";
+import { admission } from "@/lib/admission";
 import { type CurrentUser, requireAdmin, requireUser } from "@/lib/auth/session";
 import { isStorageError } from "@/lib/db/errors";
 import { env } from "@/lib/env";
@@ -53,12 +54,14 @@ export function errorResponse(e: unknown): Response {
 /**
  * The one wrapper for route handlers: refuses cross-site writes (403 csrf), authenticates and authorizes before
  * the handler runs, and turns every thrown error into `{ error: { code, message } }` without leaking internals.
+ * Requests are admitted one per turn of the event loop (lib/admission.ts), so a burst cannot stall open streams.
  */
 export function route<P = Record<string, never>, A extends Access = "user">(
   access: A,
   handler: (args: HandlerArgs<P, A>) => Promise<Response>,
 ) {
   return async (req: Request, ctx: Ctx<P>): Promise<Response> => {
+    await admission();
     try {
       assertSameOrigin(req, { allowedOrigins: env.ALLOWED_ORIGINS, publicUrl: env.NEXTAUTH_URL });
       const user =

@@ -22,8 +22,10 @@ import {
 import { round, summarize } from "./bench/stats";
 import { runW6, type W6Result, warmW6, worstLoop } from "./bench/streams";
 import {
+  branchSession,
   type CountResult,
   type CpuUse,
+  countBranchedStatements,
   countStatements,
   probeAdminApi,
   runW1,
@@ -32,6 +34,7 @@ import {
   runW3,
   runW4,
   runW5,
+  signature,
   type W1FactsResult,
   type W1Row,
   type W2Result,
@@ -59,6 +62,10 @@ interface Results {
   counts?: CountResult;
   w1?: W1Row[];
   w1Cpu?: CpuUse;
+  /** W1B (issue 13): W1 on conversations made trees first (an edit at the middle, then a regenerate). */
+  w1b?: { rows: W1Row[]; cpu: CpuUse };
+  /** W1B's statements and rows per steady turn on the branch, in-process. */
+  w1bCounts?: Awaited<ReturnType<typeof countBranchedStatements>>;
   /** W1F: W1 for a user with 1 000 long-term facts beside one with none. */
   w1Facts?: W1FactsResult;
   w2?: W2Result;
@@ -70,6 +77,8 @@ interface Results {
   w7?: W7Result;
   /** --multi: W2 against several instances behind a proxy. */
   w2Multi?: W2Result & { instances: number };
+  /** --multi: the same W2 against one node:cluster of as many workers on one port (no proxy). */
+  w2Cluster?: W2Result & { workers: number };
   /** --profile: the server's CPU profile during a W1 pass, by package. */
   profile?: ProfileSummary & { file: string; turns: number };
   checks: { name: string; ok: boolean; detail?: string }[];
@@ -136,7 +145,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const build = assertBuilt(log);
   if (options.compare) return runCompare(options, options.compare);
-  const sizes: Sizes = options.quick ? QUICK : FULL;
+  const base: Sizes = options.quick ? QUICK : FULL;
+  const sizes: Sizes = options.w6 ? { ...base, w6Streams: options.w6 } : base;
   const startedAt = new Date();
   const { url, cleanup } = await databaseFor(options);
   const dialect = dialectOf(url);
@@ -202,6 +212,7 @@ async function main(argv: string[]): Promise<number> {
     const pipeline = await loadPipeline(url, authSecret, MEASURED_SETTINGS);
     try {
       results.counts = await countStatements(pipeline, plan, sizes, dialect);
+      results.w1bCounts = await countBranchedStatements(pipeline, plan, sizes);
     } finally {
       await pipeline.close();
     }
@@ -231,6 +242,10 @@ async function main(argv: string[]): Promise<number> {
     const w1 = await runW1(owner, plan.sessions.w1, sizes, inspector, server.cpuMs);
     results.w1 = w1.rows;
     results.w1Cpu = w1.cpu;
+    log(`W1B: the same on branched conversations (an edit at the middle, then a regenerate) …`);
+    for (const session of plan.sessions.w1b) await branchSession(owner, session);
+    const w1b = await runW1(owner, plan.sessions.w1b, sizes, null, server.cpuMs);
+    results.w1b = { rows: w1b.rows, cpu: w1b.cpu };
     log(`W1F: ${sizes.w1Turns * 2} turns each for a user with ${FACTS} long-term facts and one with none …`);
     const factsClient = new Client(server.url, plan.factsUser.email);
     await factsClient.signIn(plan.factsUser.email, plan.password);
@@ -330,13 +345,34 @@ async function main(argv: string[]): Promise<number> {
         await proxy.stop();
         await stopAll();
       }
+      log(`W2 on one node:cluster of ${options.multi} workers …`);
+      const clustered = await startServer(
+        serverEnv({ DATABASE_URL: url, AUTH_SECRET: authSecret, MEMORY_POLICY: options.memoryPolicy }),
+        { workers: options.multi },
+      );
+      servers.push(clustered);
+      try {
+        const clients = plan.w2Users.map((u) => new Client(clustered.url, u.email));
+        for (const [i, c] of clients.entries()) await c.signIn(plan.w2Users[i]?.email ?? "", plan.password);
+        for (let i = 0; i < sizes.serverWarmupTurns * options.multi; i++) {
+          await owner.withBase(clustered.url).turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
+        }
+        results.w2Cluster = {
+          ...(await runW2(clients, plan.sessions.w2, sizes, clustered.cpuMs)),
+          workers: options.multi,
+        };
+      } finally {
+        await stopAll();
+      }
     }
 
     // Invariants, checked on the database itself.
     inspector = await openInspector(url);
     const touched = [
       ...plan.sessions.w1,
+      ...plan.sessions.w1b,
       ...plan.sessions.count,
+      ...plan.sessions.countBranched,
       ...plan.sessions.w2,
       plan.sessions.w3,
       ...plan.sessions.w6.flat(),
@@ -364,6 +400,16 @@ async function main(argv: string[]): Promise<number> {
       ok: c.fullScansOfChatMessage.length === 0,
       ...(c.fullScansOfChatMessage.length ? { detail: c.fullScansOfChatMessage.join("\n") } : {}),
     });
+    const branched = results.w1bCounts;
+    if (branched) {
+      results.checks.push({
+        name: "on a branch too, a steady turn sends the same statements with the same row counts at every H",
+        ok: branched.sameAtEveryH,
+        ...(branched.sameAtEveryH
+          ? {}
+          : { detail: branched.rows.map((r) => `H=${r.h}: ${signature(r.steady)}`).join("\n") }),
+      });
+    }
     const pgStats = (results.w1 ?? []).filter((row) => row.chatMessagePerTurn);
     if (pgStats.length) {
       const scans = pgStats.filter((row) => (row.chatMessagePerTurn?.seqScans ?? 0) > 0);
@@ -476,7 +522,7 @@ export function renderProfile(p: ProfileSummary & { turns: number }): string[] {
 
 function renderW6(rows: W6Result[], sizes: Sizes): string[] {
   const out = [
-    `W6 many open streams — N answers at once, offline model: ${sizes.w6FirstTokenDelayMs} ms to the first token, then ${sizes.w6TokenDelayMs} ms per token (${round(1000 / sizes.w6TokenDelayMs)} tokens/s); overhead = turn wall time − the model's own time`,
+    `W6 many open streams — N answers started at once, offline model: ${sizes.w6FirstTokenDelayMs} ms to the first token, then ${sizes.w6TokenDelayMs} ms per token (${round(1000 / sizes.w6TokenDelayMs)} tokens/s); overhead = turn wall time − the model's own time = start (request → first text byte − first-token delay: queued behind the other N − 1 starts) + stream (first text byte → end − the model's token delays, commit included)`,
   ];
   out.push(
     table(
@@ -493,6 +539,10 @@ function renderW6(rows: W6Result[], sizes: Sizes): string[] {
         "max",
         "target",
         "",
+        "start p50",
+        "p99",
+        "stream p50",
+        "p99",
         "loop max",
         "loop p99",
         "target",
@@ -515,6 +565,10 @@ function renderW6(rows: W6Result[], sizes: Sizes): string[] {
           fmtMs(w.overheadMs.max),
           "p99 < 50 ms",
           verdict(w.overheadMs.p99 < 50),
+          fmtMs(w.startOverheadMs.median),
+          fmtMs(w.startOverheadMs.p99),
+          fmtMs(w.streamOverheadMs.median),
+          fmtMs(w.streamOverheadMs.p99),
           fmtMs(loop.maxMs),
           fmtMs(loop.p99Ms),
           "max ≤ 50 ms",
@@ -528,7 +582,7 @@ function renderW6(rows: W6Result[], sizes: Sizes): string[] {
   for (const w of rows) {
     out.push(
       `  N=${fmtInt(w.n)}: ${round(w.tokensPerSecond)} tokens/s per answer (median, whole turn); first text byte median ${fmtMs(w.firstDeltaMs.median)}, p99 ${fmtMs(w.firstDeltaMs.p99)}; ` +
-        `≈${fmtInt(w.heartbeatWritesEstimate)} heartbeat writes (1/s per open answer); server CPU ${w.serverCpuMs === null ? "—" : `${fmtMs(w.serverCpuMs / Math.max(w.completed, 1))} per answer`}`,
+        `≤ ${fmtInt(w.heartbeatStatementsMax)} heartbeat statements for all answers (one batched renewal + one batched draft save a second); server CPU ${w.serverCpuMs === null ? "—" : `${fmtMs(w.serverCpuMs / Math.max(w.completed, 1))} per answer`}`,
     );
     for (const e of w.errors) out.push(`    FAILED ${e.count}×: ${e.message}`);
   }
@@ -563,7 +617,8 @@ async function runCompare(options: Options, ref: string): Promise<number> {
   if (!["sqlite", "postgres", "postgresql"].includes(kind)) {
     throw new BenchError("--compare needs --db sqlite or --db postgres (it creates one database per build)");
   }
-  const sizes = compareSizes(options.quick ? QUICK : FULL);
+  const base: Sizes = options.quick ? QUICK : FULL;
+  const sizes = compareSizes(options.w6 ? { ...base, w6Streams: options.w6 } : base);
   const startedAt = new Date();
   const { migrateWithOther, prepareOther } = await import("./bench/compare");
   const other = prepareOther(ref, log);
@@ -623,6 +678,8 @@ async function runCompare(options: Options, ref: string): Promise<number> {
       }
     }
     const w1 = [0, 1].map(() => plan.sessions.w1.map(() => [] as number[]));
+    // Each server's own CPU over the block: less sensitive than latency to what else runs on the machine.
+    const cpuBefore = main.map((x) => x.cpuMs());
     for (let i = 0; i < sizes.w1Turns; i++) {
       for (const s of i % 2 ? [1, 0] : [0, 1]) {
         for (let k = 0; k < plan.sessions.w1.length; k++) {
@@ -646,6 +703,16 @@ async function runCompare(options: Options, ref: string): Promise<number> {
       figure: "W1 median, all H",
       here: all[0]?.median ?? Number.NaN,
       other: all[1]?.median ?? Number.NaN,
+    });
+    const cpuPerTurn = main.map((x, s) => {
+      const [a, b] = [cpuBefore[s], x.cpuMs()];
+      const turns = (w1[s] ?? []).flat().length;
+      return a === null || a === undefined || b === null ? Number.NaN : (b - a) / turns;
+    });
+    figures.push({
+      figure: "W1 server CPU per turn",
+      here: cpuPerTurn[0] ?? Number.NaN,
+      other: cpuPerTurn[1] ?? Number.NaN,
     });
     await stopAll();
 
@@ -726,9 +793,24 @@ async function runCompare(options: Options, ref: string): Promise<number> {
         other: y.overheadMs.p99,
       });
       figures.push({
+        figure: `W6 N=${group.length} stream overhead p99`,
+        here: x.streamOverheadMs.p99,
+        other: y.streamOverheadMs.p99,
+      });
+      figures.push({
         figure: `W6 N=${group.length} event-loop max`,
         here: worstLoop(x.loop).maxMs,
         other: worstLoop(y.loop).maxMs,
+      });
+      figures.push({
+        figure: `W6 N=${group.length} event-loop p99`,
+        here: worstLoop(x.loop).p99Ms,
+        other: worstLoop(y.loop).p99Ms,
+      });
+      figures.push({
+        figure: `W6 N=${group.length} server CPU per answer`,
+        here: (x.serverCpuMs ?? Number.NaN) / Math.max(x.completed, 1),
+        other: (y.serverCpuMs ?? Number.NaN) / Math.max(y.completed, 1),
       });
       figures.push({
         figure: `W6 N=${group.length} server RSS max (MiB)`,
@@ -828,13 +910,24 @@ function targets(r: Results, sizes: Sizes): Target[] {
       pass: last.ratio <= 1.2,
     });
   }
+  const lastB = r.w1b?.rows.at(-1);
+  if (lastB && r.w1b && r.w1b.rows.length > 1) {
+    out.push({
+      id: `w1b.ratio.h${lastB.h}`,
+      label: `W1B (branched) ratio median(H = ${fmtInt(lastB.h)}) / median(H = ${fmtInt(r.w1b.rows[0]?.h ?? 10)})`,
+      value: lastB.ratio,
+      display: `${round(lastB.ratio)}×`,
+      target: "≤ 1.2",
+      pass: lastB.ratio <= 1.2,
+    });
+  }
   if (r.w2) {
     out.push({
       id: "w2.throughput",
       label: `W2 throughput, ${r.w2.users} users`,
       value: r.w2.turnsPerSecond,
       display: `${round(r.w2.turnsPerSecond)} turns/s`,
-      target: sizes === FULL ? "≥ 250 turns/s" : "≥ 250 turns/s (issue: 20 users)",
+      target: sizes.w2Users === FULL.w2Users ? "≥ 250 turns/s" : "≥ 250 turns/s (issue: 20 users)",
       pass: r.w2.turnsPerSecond >= 250,
     });
     out.push({
@@ -984,6 +1077,53 @@ function render(r: Results, sizes: Sizes): string {
     if (r.w1Cpu) out.push(`  ${cpuLine(r.w1Cpu)}`);
   }
 
+  if (r.w1b?.rows.length) {
+    const b = r.w1b;
+    out.push(
+      "",
+      `W1B turn cost on a branched conversation — per H a session made a tree first (an edit of the question after the assistant message in the middle of its history, then a regenerate of that answer); ${sizes.w1Turns} turns per H on the new branch, interleaved across H`,
+    );
+    out.push(
+      table(
+        [
+          "H",
+          "branch at seq",
+          "median",
+          "p90",
+          "max",
+          "first turn",
+          "ratio",
+          "steady turn: stmts",
+          "rows read",
+          "rows written",
+        ],
+        b.rows.map((row, i) => {
+          const count = r.w1bCounts?.rows[i];
+          return [
+            fmtInt(row.h),
+            count ? fmtInt(count.branchSeq) : "—",
+            fmtMs(row.turns.median),
+            fmtMs(row.turns.p90),
+            fmtMs(row.turns.max),
+            fmtMs(row.warmupMs[0]),
+            `${round(row.ratio)}×`,
+            count ? count.steady.statements : "—",
+            count ? count.steady.rowsRead : "—",
+            count ? count.steady.rowsWritten : "—",
+          ];
+        }),
+      ),
+    );
+    const ratio = r.targets.find((x) => x.id.startsWith("w1b.ratio"));
+    if (ratio) out.push(`  ${ratio.label}: ${ratio.display} (target ${ratio.target}) ${verdict(ratio.pass)}`);
+    const steady = r.w1bCounts?.rows[0]?.steady;
+    if (steady)
+      out.push(
+        `  steady turn on the branch: ${steady.shape.map((x) => `${x.verb}${x.table ? ` ${x.table}→${x.rows}` : ""}`).join(", ")}`,
+      );
+    out.push(`  ${cpuLine(b.cpu)}`);
+  }
+
   if (r.w1Facts) {
     const f = r.w1Facts;
     const target = r.targets.find((x) => x.id === "w1f.ratio");
@@ -1052,7 +1192,7 @@ function render(r: Results, sizes: Sizes): string {
     const cores = Number(r.meta.cpus) || 1;
     out.push(
       "",
-      `W2 on one machine with ${w.instances} processes — ${w.instances} next start instances on one database behind a round-robin proxy (its own process), ${w.users} users × ${w.turnsPerUser} turns; ${cores} cores shared by the servers, the proxy, the client${r.meta.db === "postgresql" ? " and PostgreSQL" : ""}`,
+      `W2 on one machine with ${w.instances} processes — ${w.instances} next start instances on one database behind a round-robin proxy (its own process), or one node:cluster of ${w.instances} workers on one port; ${w.users} users × ${w.turnsPerUser} turns; ${cores} cores shared by the servers, the proxy, the client${r.meta.db === "postgresql" ? " and PostgreSQL" : ""}`,
     );
     const row = (label: string, x: W2Result) => [
       label,
@@ -1078,7 +1218,11 @@ function render(r: Results, sizes: Sizes): string {
           "server CPU/turn",
           "≥ 250/s, p99 ≤ 100 ms",
         ],
-        [...(r.w2 ? [row("1 process", r.w2)] : []), row(`${w.instances} processes + proxy`, w)],
+        [
+          ...(r.w2 ? [row("1 process", r.w2)] : []),
+          row(`${w.instances} processes + proxy`, w),
+          ...(r.w2Cluster ? [row(`cluster of ${r.w2Cluster.workers}`, r.w2Cluster)] : []),
+        ],
       ),
     );
   }

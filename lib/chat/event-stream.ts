@@ -1,4 +1,6 @@
-import { encodeEvent, type TurnEvent } from "./sse";
+import { frameOf, type TurnEvent } from "./sse";
+
+const encoder = new TextEncoder();
 
 /**
  * A text/event-stream body fed by `run`, which gets a `send` for events and a signal that fires when the client
@@ -13,20 +15,25 @@ export function eventStream(
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
-      const write = (event: TurnEvent) => {
+      const write = (frames: string) => {
         if (!open) return;
         try {
-          controller.enqueue(encodeEvent(event));
+          controller.enqueue(encoder.encode(frames));
         } catch {
           open = false;
         }
       };
       let pending = "";
       let flushScheduled = false;
+      const pendingFrame = () => {
+        const frame = pending ? frameOf({ type: "delta", text: pending }) : "";
+        pending = "";
+        return frame;
+      };
       const flush = () => {
         flushScheduled = false;
-        if (pending) write({ type: "delta", text: pending });
-        pending = "";
+        const frame = pendingFrame();
+        if (frame) write(frame);
       };
       const send = (event: TurnEvent) => {
         if (event.type === "delta") {
@@ -37,8 +44,8 @@ export function eventStream(
           }
           return;
         }
-        flush();
-        write(event);
+        // The deltas still waiting leave in the same write as the event after them (one chunk, not two).
+        write(pendingFrame() + frameOf(event));
       };
       void run(send, gone.signal).finally(() => {
         flush();

@@ -15,10 +15,9 @@ export type TurnEvent =
   | { type: "done"; status: "complete" | "interrupted"; promptTokens?: number; completionTokens?: number }
   | { type: "error"; code: string; message: string };
 
-const encoder = new TextEncoder();
-
-export function encodeEvent(event: TurnEvent): Uint8Array {
-  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+/** One event as text/event-stream text. */
+export function frameOf(event: TurnEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 /** Parses a text/event-stream body into TurnEvents; used by the browser and by tests. */

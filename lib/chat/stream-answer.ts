@@ -1,8 +1,10 @@
 import "server-only";
-import { type Lease, renewLease, saveAnswerDraft, type TurnOutcome } from "@/lib/db/turns";
+import { leaseKey, renewLeases, saveAnswerDrafts } from "@/lib/db/heartbeats";
+import type { Lease, TurnOutcome } from "@/lib/db/turns";
 import { AppError } from "@/lib/errors";
 import { isAbortError, type Model, streamReply, type ToolSpec } from "@/lib/llm";
 import type { MemoryItem, ToolCall } from "@/lib/memory";
+import { Heartbeats } from "./heartbeats";
 
 /** How often a streaming turn renews its lease and saves the answer's text so far. */
 export const HEARTBEAT_MS = 1000;
@@ -24,10 +26,14 @@ export interface AnswerDraft {
 export const leaseLost = () =>
   new AppError("turn_in_progress", "Another turn took over this conversation, so this answer was stopped.");
 
+/** Every answer streaming in this process, kept alive together (one timer, two statements a beat). */
+const heartbeats = new Heartbeats({ renewLeases, saveAnswerDrafts, keyOf: leaseKey }, HEARTBEAT_MS);
+
 /**
  * Keeps a turn alive while its answer streams and commits: renews the lease and saves the draft once a second, so
  * after a crash the conversation heals as soon as the lease runs out and the user finds what they saw. A lease
- * found taken over calls `onLeaseLost`. Storage hiccups are logged and tried again on the next beat.
+ * found taken over calls `onLeaseLost`. Storage hiccups are logged and tried again on the next beat. The beats of
+ * all the process's answers are batched (lib/chat/heartbeats.ts).
  */
 export function startHeartbeat({
   lease,
@@ -42,30 +48,7 @@ export function startHeartbeat({
   draft: AnswerDraft;
   onLeaseLost: () => void;
 }) {
-  let saved = "";
-  let running = false;
-  const beat = async () => {
-    if (running) return;
-    running = true;
-    try {
-      if (!(await renewLease({ lease, leaseSeconds }))) {
-        onLeaseLost();
-        return;
-      }
-      const text = draft.text;
-      if (text !== saved) {
-        await saveAnswerDraft({ answerId, text });
-        saved = text;
-      }
-    } catch (e) {
-      console.warn(`[chat] heartbeat of session ${lease.sessionId} failed, retrying: ${errorText(e)}`);
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return heartbeats.add({ lease, answerId, leaseSeconds, draft, onLeaseLost });
 }
 
 /**

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { chunkReply, offlineReply } from "@/lib/llm/offline-model";
 import { lockfileCompatible } from "./compare";
-import { parseOptions } from "./config";
+import { parseOptions, QUICK } from "./config";
+import { metaOf } from "./http";
 import type { Statement } from "./instrument";
+import { branchPointSeq } from "./plan";
 import { groupOf } from "./profile";
 import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
 import { median, percentile, summarize } from "./stats";
-import { answerText } from "./streams";
+import { answerText, w6Content } from "./streams";
 import { shapeOf, signature } from "./workloads";
 
 const stmt = (sql: string, rows: number): Statement => ({
@@ -47,7 +50,10 @@ describe("bench options", () => {
       multi: 0,
       compare: null,
       profile: false,
+      w6: null,
     });
+    expect(parseOptions(["--w6", "200,1000"])).toMatchObject({ w6: [200, 1000] });
+    expect(() => parseOptions(["--w6", "0"])).toThrow(/--w6/);
     expect(parseOptions(["--quick", "--db", "postgres"])).toMatchObject({ quick: true, db: "postgres" });
     expect(parseOptions(["--memory-policy", "summary"])).toMatchObject({ memoryPolicy: "summary" });
     expect(() => parseOptions(["--memory-policy", "everything"])).toThrow(/window, tokens or summary/);
@@ -103,6 +109,7 @@ describe("issue 16 additions", () => {
     expect(groupOf("node_modules/gpt-tokenizer/src/BytePairEncodingCore.ts")).toBe("gpt-tokenizer");
     expect(groupOf("lib/chat/turn.ts")).toBe("app code");
     expect(groupOf("", "(garbage collector)")).toBe("GC");
+    expect(groupOf("wasm://wasm/00c9b26e")).toBe("Prisma (query compiler, wasm)");
   });
 
   it("reuses node_modules only when the other lockfile pins nothing this one does not pin the same", () => {
@@ -124,5 +131,32 @@ describe("issue 16 additions", () => {
       'event: meta\ndata: {"type":"meta"}\n\nevent: delta\ndata: {"type":"delta","text":"Hello"}\n\n' +
       'event: delta\ndata: {"type":"delta","text":" world"}\n\nevent: done\ndata: {"type":"done","status":"complete"}\n\n';
     expect(answerText(body)).toBe("Hello world");
+  });
+
+  it("branches W1B sessions at an assistant message in the middle, and reads a turn's ids from its meta event", () => {
+    for (const h of [10, 1_000, 100_000]) {
+      const seq = branchPointSeq(h);
+      expect(seq % 2).toBe(0); // seeded seqs alternate user (odd) / assistant (even)
+      expect(seq).toBeGreaterThanOrEqual(2);
+      expect(seq).toBeLessThanOrEqual(h / 2);
+    }
+    const body =
+      'event: meta\ndata: {"type":"meta","userMessage":{"id":"q1"},"assistantMessage":{"id":"a1"}}\n\n' +
+      'event: done\ndata: {"type":"done","status":"complete"}\n\n';
+    expect(metaOf(body)).toEqual({ questionId: "q1", answerId: "a1" });
+    expect(() => metaOf("event: done\ndata: {}\n\n")).toThrow(/no meta event/);
+  });
+
+  it("asks W6 questions whose offline answer lasts ~2 s at 40 tokens/s (first token after 775 ms)", () => {
+    const history = Array.from({ length: 10 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      text: `message ${i}`,
+    }));
+    for (const i of [0, 7, 999]) {
+      const tokens = chunkReply(offlineReply([...history, { role: "user", text: w6Content(i) }])).length;
+      const ms = QUICK.w6FirstTokenDelayMs + (tokens - 1) * QUICK.w6TokenDelayMs;
+      expect(ms).toBeGreaterThan(1800);
+      expect(ms).toBeLessThan(2200);
+    }
   });
 });

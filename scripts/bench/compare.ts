@@ -102,7 +102,28 @@ function migrationsOf(root: string): { digest: string; count: number } {
   return { digest: hash.digest("hex"), count };
 }
 
+/**
+ * A checkout that is already built (a directory with .next/BUILD_ID, e.g. another copy of the tree with a change
+ * being measured): used as it is — not built, not removed. Its label is the directory's name.
+ */
+function builtCheckout(dir: string): OtherBuild {
+  const root = path.resolve(dir);
+  const here = migrationsOf(ROOT);
+  const there = migrationsOf(root);
+  return {
+    ref: dir,
+    commit: path.basename(root),
+    root,
+    modules: "the checkout's own",
+    sameMigrations: here.digest === there.digest,
+    migrations: { here: here.count, there: there.count },
+    buildMs: 0,
+    remove: () => {},
+  };
+}
+
 export function prepareOther(ref: string, log: (m: string) => void): OtherBuild {
+  if (existsSync(path.join(ref, ".next", "BUILD_ID"))) return builtCheckout(ref);
   let commit: string;
   try {
     commit = git(["rev-parse", "--verify", `${ref}^{commit}`]);

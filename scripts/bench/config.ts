@@ -31,6 +31,7 @@ export interface Sizes {
   /** W6: concurrent streaming answers, one block per N (each N on its own sessions of w6History messages). */
   w6Streams: number[];
   w6History: number;
+  /** 775 ms: with ~50 tokens at 40 tokens/s, a 2 s answer (streams.ts, w6Content). */
   w6FirstTokenDelayMs: number;
   /** 25 ms: 40 tokens/s. */
   w6TokenDelayMs: number;
@@ -59,7 +60,7 @@ export const FULL: Sizes = {
   w5Messages: 100_000,
   w6Streams: [200, 1_000],
   w6History: 10,
-  w6FirstTokenDelayMs: 25,
+  w6FirstTokenDelayMs: 775,
   w6TokenDelayMs: 25,
   w6TimeoutMs: 120_000,
 };
@@ -86,7 +87,7 @@ export const QUICK: Sizes = {
   w5Messages: 5_000,
   w6Streams: [50],
   w6History: 10,
-  w6FirstTokenDelayMs: 25,
+  w6FirstTokenDelayMs: 775,
   w6TokenDelayMs: 25,
   w6TimeoutMs: 60_000,
 };
@@ -117,6 +118,8 @@ export interface Options {
   compare: string | null;
   /** --profile: a CPU profile of the server during the W1 block, summarized by package. */
   profile: boolean;
+  /** --w6 N,N…: W6's numbers of streams instead of the size's (null: 200 and 1 000; 50 with --quick). */
+  w6: number[] | null;
 }
 
 export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<url>] [--keep]]
@@ -132,12 +135,14 @@ export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<
                  (scripts/bench/proxy.mjs) and report turns/s per core beside the single-process W2
   --profile      CPU-profile the server during the W1 block; prints self time by package (Prisma, Next.js, web
                  streams, gpt-tokenizer, app code …) and keeps the .cpuprofile under bench-results/
+  --w6 N[,N…]    W6 with these numbers of answers streaming at once (default 200,1000; 50 with --quick)
   --compare <git-ref>
                  build <git-ref> in a temporary git worktree (node_modules symlinked when the lockfile allows,
                  else npm ci; next build under /tmp/recall-build.lock unless an ancestor already holds it), seed
                  a database for each build (each migrated by its own commit), run W1, W3 and W6 (smallest N)
                  against both builds interleaved turn by turn, and print ratios this/other; removes the worktree
-                 (with --quick: the quick sizes; the other workloads do not run)
+                 (with --quick: the quick sizes; the other workloads do not run). A directory holding a built
+                 checkout (.next/BUILD_ID) is used as it is instead
 
 Needs an existing production build (npm run build). Prints a table and writes bench-results/<time>-<db>.json.
 Exits non-zero on errors and broken invariants (rows left after a delete, per-turn statements that change
@@ -155,6 +160,7 @@ export function parseOptions(argv: string[]): Options {
       multi: { type: "string", default: "0" },
       compare: { type: "string" },
       profile: { type: "boolean", default: false },
+      w6: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
@@ -167,6 +173,10 @@ export function parseOptions(argv: string[]): Options {
   if (!Number.isInteger(multi) || multi < 0 || multi === 1 || multi > 8) {
     throw new Error(`--multi must be a number of instances from 2 to 8 (got "${values.multi}")`);
   }
+  const w6 = values.w6 === undefined ? null : values.w6.split(",").map(Number);
+  if (w6 && (w6.length === 0 || w6.some((n) => !Number.isInteger(n) || n < 1 || n > 5_000))) {
+    throw new Error(`--w6 must be numbers of streams from 1 to 5 000, comma-separated (got "${values.w6}")`);
+  }
   return {
     quick: values.quick,
     db: values.db,
@@ -176,5 +186,6 @@ export function parseOptions(argv: string[]): Options {
     multi,
     compare: values.compare ?? null,
     profile: values.profile,
+    w6,
   };
 }

@@ -23,6 +23,18 @@ export interface TurnTiming {
   body: string;
 }
 
+/** The ids of the question and the answer a turn's `meta` event announced. */
+export function metaOf(body: string): { questionId: string; answerId: string } {
+  const data = /^event: meta\ndata: (.*)$/m.exec(body)?.[1];
+  const meta = data
+    ? (JSON.parse(data) as { userMessage?: { id?: string }; assistantMessage?: { id?: string } })
+    : {};
+  const questionId = meta.userMessage?.id;
+  const answerId = meta.assistantMessage?.id;
+  if (!questionId || !answerId) throw new BenchError(`no meta event in ${body.slice(0, 200)}`);
+  return { questionId, answerId };
+}
+
 export class BenchError extends Error {
   override name = "BenchError";
 }
@@ -169,8 +181,21 @@ export class Client {
   }
 
   /** One chat turn over HTTP, read to the end of its event stream. Throws unless it ends with `done`/complete. */
-  turn(sessionId: string, content: string, extra: { attachments?: string[] } = {}): Promise<TurnTiming> {
-    const body = JSON.stringify({ content, ...extra });
+  turn(
+    sessionId: string,
+    content: string,
+    extra: { attachments?: string[]; parentId?: string | null } = {},
+  ): Promise<TurnTiming> {
+    return this.post(sessionId, { content, ...extra });
+  }
+
+  /** Another version of an answer (issue 13): `{ regenerate: answerId }`, read like a turn. */
+  regenerate(sessionId: string, answerId: string): Promise<TurnTiming> {
+    return this.post(sessionId, { regenerate: answerId });
+  }
+
+  private post(sessionId: string, input: Record<string, unknown>): Promise<TurnTiming> {
+    const body = JSON.stringify(input);
     const headers = {
       accept: "text/event-stream",
       "content-type": "application/json",

@@ -1,4 +1,5 @@
 import Module from "node:module";
+import type { TurnInput } from "@/lib/chat/schemas";
 import type { TurnEvent } from "@/lib/chat/sse";
 import type { Db } from "@/lib/db/client";
 import { BenchError } from "./http";
@@ -11,7 +12,12 @@ import { instrumentDriverAdapters, record, type Statement } from "./instrument";
 export interface Pipeline {
   db: Db;
   /** Runs one turn to the end of its stream; returns its wall time and the statements it sent. */
-  turn(sessionId: string, userId: string, content: string): Promise<{ ms: number; statements: Statement[] }>;
+  turn(
+    sessionId: string,
+    userId: string,
+    content: string,
+    input?: TurnInput,
+  ): Promise<{ ms: number; statements: Statement[]; events: TurnEvent[] }>;
   close(): Promise<void>;
 }
 
@@ -51,17 +57,17 @@ export async function loadPipeline(
 
   return {
     db,
-    async turn(sessionId, userId, content) {
+    async turn(sessionId, userId, content, input) {
       const started = performance.now();
       const { value: events, statements } = await record(async () =>
-        drain(await startTurn({ sessionId, userId, input: { content } })),
+        drain(await startTurn({ sessionId, userId, input: input ?? { content } })),
       );
       const ms = performance.now() - started;
       const last = events.at(-1);
       if (last?.type !== "done" || last.status !== "complete") {
         throw new BenchError(`in-process turn in ${sessionId} did not complete: ${JSON.stringify(last)}`);
       }
-      return { ms, statements };
+      return { ms, statements, events };
     },
     close: () => db.$disconnect(),
   };

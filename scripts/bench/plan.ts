@@ -17,6 +17,10 @@ export interface BenchPlan {
     /** In-process counting, one per H: each starts without a memory snapshot. */
     count: SeedSession[];
     w1: SeedSession[];
+    /** W1B (issue 13): one per H, made a tree (an edit at the middle, then a regenerate) before its turns. */
+    w1b: SeedSession[];
+    /** W1B's in-process counting, one per H, branched the same way. */
+    countBranched: SeedSession[];
     w2: SeedSession[];
     w3: SeedSession;
     w4: SeedSession[];
@@ -57,6 +61,8 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
   const warmup = session(owner, "Warm-up", 10);
   const count = sizes.histories.map((h) => session(owner, `Counted turns, H=${h}`, h));
   const w1 = sizes.histories.map((h) => session(owner, `W1, H=${h}`, h));
+  const w1b = sizes.histories.map((h) => session(owner, `W1B, H=${h}`, h));
+  const countBranched = sizes.histories.map((h) => session(owner, `Counted branched turns, H=${h}`, h));
   const w2Users = Array.from({ length: sizes.w2Users }, (_, i) =>
     user(`w2-user-${String(i + 1).padStart(2, "0")}@${DOMAIN}`, `W2 user ${i + 1}`),
   );
@@ -92,8 +98,16 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     admin,
     w2Users,
     factsUser,
-    sessions: { warmup, count, w1, w2, w3, w4, w5, w6, w6Warmup, w1Facts },
+    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w1Facts },
   };
+}
+
+/**
+ * W1B: where a seeded linear history of `messages` is branched — an assistant message (even seq) in the middle,
+ * whose new child question is the edit.
+ */
+export function branchPointSeq(messages: number): number {
+  return 2 * Math.max(1, Math.floor(messages / 4));
 }
 
 /** A user message of about 200 characters that asks nothing the offline model treats specially. */

@@ -47,6 +47,8 @@ export function groupOf(source: string, functionName = ""): string {
     if (functionName === "(idle)") return "idle";
     return "V8 / native";
   }
+  // The only WebAssembly in the server is Prisma's query compiler (query_compiler_fast_bg.*.wasm).
+  if (source.startsWith("wasm:")) return "Prisma (query compiler, wasm)";
   if (/node:internal\/webstreams|internal\/webstreams/.test(source)) return "web streams";
   if (/^node:|^internal\//.test(source)) return "Node.js core";
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
@@ -120,7 +122,12 @@ export function summarizeProfile(file: string, root = process.cwd(), topN = 15):
       else {
         const up = parent.get(id);
         const caller = up === undefined ? "V8 / native" : groupOfNode(up);
-        group = caller === "Prisma (driver adapter)" ? "database driver" : caller;
+        // lib/db/client.ts's statement cache calls the driver on the adapter's behalf.
+        const callerSource = up === undefined ? "" : sourceOf(byId.get(up)?.callFrame ?? frame);
+        group =
+          caller === "Prisma (driver adapter)" || callerSource.endsWith("lib/db/client.ts")
+            ? "database driver"
+            : caller;
       }
     }
     groupMemo.set(id, group);

@@ -100,8 +100,11 @@ export async function seed(url: string, plan: SeedPlan): Promise<SeedResult> {
 // ---------------------------------------------------------------------------------------------------- SQLite
 
 // Linear histories: each message's parent is the one before it, the session's active leaf its last (issue 13).
-const MESSAGE_COLUMNS = `"id", "sessionId", "seq", "parentId", "role", "text", "status", "model", "createdAt"`;
-const SESSION_COLUMNS = `"id", "userId", "title", "createdAt", "updatedAt", "lastSeq", "activeLeafId", "activeLeafSeq"`;
+// A schema from before message trees (an older commit under --compare) has neither column: `tree` says which.
+const messageColumns = (tree: boolean) =>
+  `"id", "sessionId", "seq", ${tree ? `"parentId", ` : ""}"role", "text", "status", "model", "createdAt"`;
+const sessionColumns = (tree: boolean) =>
+  `"id", "userId", "title", "createdAt", "updatedAt", "lastSeq"${tree ? `, "activeLeafId", "activeLeafSeq"` : ""}`;
 const ROWS_PER_INSERT = 200;
 
 function seedSqlite(url: string, plan: SeedPlan): number {
@@ -115,15 +118,20 @@ function seedSqlite(url: string, plan: SeedPlan): number {
     const insertUser = conn.prepare(
       `INSERT INTO "User" ("id", "email", "name", "passwordHash", "role", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`,
     );
+    const tree =
+      conn.prepare(`SELECT 1 FROM pragma_table_info('ChatMessage') WHERE name = 'parentId'`).get() !==
+      undefined;
+    const perMessage = tree ? 9 : 8;
     const insertSession = conn.prepare(
-      `INSERT INTO "ChatSession" (${SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "ChatSession" (${sessionColumns(tree)}) VALUES (?, ?, ?, ?, ?, ?${tree ? ", ?, ?" : ""})`,
     );
     const multi = new Map<number, Database.Statement>();
     const insertMessages = (rows: number) => {
       let stmt = multi.get(rows);
       if (!stmt) {
-        const values = Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
-        stmt = conn.prepare(`INSERT INTO "ChatMessage" (${MESSAGE_COLUMNS}) VALUES ${values}`);
+        const row = `(${Array.from({ length: perMessage }, () => "?").join(", ")})`;
+        const values = Array.from({ length: rows }, () => row).join(", ");
+        stmt = conn.prepare(`INSERT INTO "ChatMessage" (${messageColumns(tree)}) VALUES ${values}`);
         multi.set(rows, stmt);
       }
       return stmt;
@@ -142,14 +150,13 @@ function seedSqlite(url: string, plan: SeedPlan): number {
           sqliteTime(sessionStart(s.n)),
           sqliteTime(updated),
           s.messages,
-          s.messages ? messageId(s.n, s.messages) : null,
-          s.messages,
+          ...(tree ? [s.messages ? messageId(s.n, s.messages) : null, s.messages] : []),
         );
       }
       let buffer: unknown[] = [];
       const flush = () => {
         if (buffer.length === 0) return;
-        insertMessages(buffer.length / 9).run(buffer);
+        insertMessages(buffer.length / perMessage).run(buffer);
         buffer = [];
       };
       for (const s of plan.sessions) {
@@ -159,14 +166,14 @@ function seedSqlite(url: string, plan: SeedPlan): number {
             messageId(s.n, seq),
             s.id,
             seq,
-            seq > 1 ? messageId(s.n, seq - 1) : null,
+            ...(tree ? [seq > 1 ? messageId(s.n, seq - 1) : null] : []),
             user ? "user" : "assistant",
             messageText(s.n, seq),
             "complete",
             user ? null : "recall-offline",
             sqliteTime(messageTime(s.n, seq)),
           );
-          if (buffer.length === ROWS_PER_INSERT * 9) flush();
+          if (buffer.length === ROWS_PER_INSERT * perMessage) flush();
         }
         total += s.messages;
       }
@@ -189,6 +196,12 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<number> {
   await client.connect();
   try {
     await client.query("SET synchronous_commit = off");
+    const tree =
+      (
+        await client.query(
+          `SELECT 1 FROM information_schema.columns WHERE table_name = 'ChatMessage' AND column_name = 'parentId'`,
+        )
+      ).rowCount === 1;
     await client.query("BEGIN");
     await client.query(
       `INSERT INTO "User" ("id", "email", "name", "passwordHash", "role", "createdAt")
@@ -204,9 +217,9 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<number> {
       ],
     );
     await client.query(
-      `INSERT INTO "ChatSession" (${SESSION_COLUMNS})
-       SELECT s.id, s.user_id, s.title, s.created, s.updated, s.last_seq,
-              CASE WHEN s.last_seq > 0 THEN 'cm' || lpad((s.n * 1000000 + s.last_seq)::text, 23, '0') END, s.last_seq
+      `INSERT INTO "ChatSession" (${sessionColumns(tree)})
+       SELECT s.id, s.user_id, s.title, s.created, s.updated, s.last_seq
+              ${tree ? `, CASE WHEN s.last_seq > 0 THEN 'cm' || lpad((s.n * 1000000 + s.last_seq)::text, 23, '0') END, s.last_seq` : ""}
        FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp[], $5::timestamp[], $6::int[], $7::bigint[])
          AS s(id, user_id, title, created, updated, last_seq, n)`,
       [
@@ -230,9 +243,9 @@ async function seedPostgres(url: string, plan: SeedPlan): Promise<number> {
       for (let i = 0; i < sessions.length; i += perStatement) {
         const chunk = sessions.slice(i, i + perStatement);
         const result = await client.query(
-          `INSERT INTO "ChatMessage" (${MESSAGE_COLUMNS})
+          `INSERT INTO "ChatMessage" (${messageColumns(tree)})
            SELECT 'cm' || lpad((s.n * 1000000 + g.seq)::text, 23, '0'), s.id, g.seq,
-                  CASE WHEN g.seq > 1 THEN 'cm' || lpad((s.n * 1000000 + g.seq - 1)::text, 23, '0') END,
+                  ${tree ? `CASE WHEN g.seq > 1 THEN 'cm' || lpad((s.n * 1000000 + g.seq - 1)::text, 23, '0') END,` : ""}
                   (CASE WHEN g.seq % 2 = 1 THEN 'user' ELSE 'assistant' END)::"MessageRole",
                   ($3::text[])[1 + (s.n + g.seq) % ${TEXT_POOL.length}] || ' #' || g.seq,
                   'complete'::"MessageStatus",

@@ -113,15 +113,31 @@ const PROBE = path.join(ROOT, "scripts", "bench", "probe.cjs");
 
 export async function startServer(
   env: NodeJS.ProcessEnv,
-  { timeoutMs = 60_000, root = ROOT }: { timeoutMs?: number; root?: string } = {},
+  {
+    timeoutMs = 60_000,
+    root = ROOT,
+    workers = 0,
+  }: {
+    timeoutMs?: number;
+    root?: string;
+    /** > 0: that many workers of one node:cluster on the port (scripts/bench/cluster.cjs) instead of `next start`. */
+    workers?: number;
+  } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // The probe (event-loop delay, CPU profile on request) is preloaded into every node process of the server.
   const probeDir = mkdtempSync(path.join(os.tmpdir(), "recall-bench-probe-"));
+  const [command, args] =
+    workers > 0
+      ? [
+          process.execPath,
+          [path.join(ROOT, "scripts", "bench", "cluster.cjs"), String(workers), String(port)],
+        ]
+      : [path.join(root, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", String(port)]];
   const child: ChildProcess = spawn(
-    path.join(root, "node_modules", ".bin", "next"),
-    ["start", "-H", "127.0.0.1", "-p", String(port)],
+    command,
+    args,
     // Its own process group, so stop() ends the server and whatever it started, and nothing else.
     {
       cwd: root,

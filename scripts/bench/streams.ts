@@ -1,6 +1,5 @@
 import { chunkReply } from "@/lib/llm/offline-model";
 import type { Client } from "./http";
-import { turnContent } from "./plan";
 import type { SeedSession } from "./seed";
 import type { LoopDelay, RunningServer } from "./server";
 import { type Summary, summarize } from "./stats";
@@ -34,15 +33,30 @@ export interface W6Result {
   firstDeltaMs: Summary;
   /** Turn wall time − the model's own time. */
   overheadMs: Summary;
+  /** Request → first text byte − the model's first-token delay: the turn's start (auth, lease, memory, context). */
+  startOverheadMs: Summary;
+  /** First text byte → end of stream − the model's time between its first and last token: carrying the stream
+   * while the others stream too, plus the commit. */
+  streamOverheadMs: Summary;
   /** Tokens per second of a whole answer (tokens / turn wall time), median. */
   tokensPerSecond: number;
   /** Most answers streaming at the same moment (from the client's start and end times). */
   peakOpen: number;
-  /** Heartbeat writes (lease renewal + partial save, once a second per streaming answer), estimated. */
-  heartbeatWritesEstimate: number;
+  /** Heartbeat statements: the process's one heartbeat renews every open lease in one statement and saves the
+   * changed drafts in another, once a second (lib/chat/heartbeats.ts) — at most 2 per second of the block. */
+  heartbeatStatementsMax: number;
   loop: LoopDelay[];
   rssKiB: { before: number | null; max: number | null; after: number | null };
   serverCpuMs: number | null;
+}
+
+/**
+ * A W6 question: the offline model's generic reply quotes the first 80 characters of the question, one token per
+ * word, so one-letter words make a reply of ~50 tokens — 1.25 s at 40 tokens/s, 2 s with the first token after
+ * 775 ms (sizes.w6FirstTokenDelayMs).
+ */
+export function w6Content(i: number): string {
+  return `${i} ${"a b c d e f g h i j k l m n o p q r s t u v w x y z ".repeat(3)}`.trim();
 }
 
 /** The answer's text, rebuilt from the `delta` events of a turn's event stream. */
@@ -86,13 +100,14 @@ export async function runW6(
   const spans: { start: number; end: number }[] = [];
   const errors = new Map<string, number>();
   const done: { total: number; firstDelta: number; tokens: number; model: number }[] = [];
+  const streaming = (tokens: number) => Math.max(0, tokens - 1) * options.tokenDelayMs;
   await Promise.all(
     sessions.map(async (session, i) => {
       const start = performance.now();
       try {
-        const t = await withTimeout(client.turn(session.id, turnContent("W6", i)), options.timeoutMs);
+        const t = await withTimeout(client.turn(session.id, w6Content(i)), options.timeoutMs);
         const tokens = chunkReply(answerText(t.body)).length;
-        const model = options.firstTokenDelayMs + Math.max(0, tokens - 1) * options.tokenDelayMs;
+        const model = options.firstTokenDelayMs + streaming(tokens);
         done.push({ total: t.totalMs, firstDelta: t.firstDeltaMs, tokens, model });
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error))
@@ -136,9 +151,11 @@ export async function runW6(
     totalMs: summarize(done.map((d) => d.total)),
     firstDeltaMs: summarize(done.map((d) => d.firstDelta)),
     overheadMs: summarize(done.map((d) => d.total - d.model)),
+    startOverheadMs: summarize(done.map((d) => d.firstDelta - options.firstTokenDelayMs)),
+    streamOverheadMs: summarize(done.map((d) => d.total - d.firstDelta - streaming(d.tokens))),
     tokensPerSecond: summarize(tps).median,
     peakOpen,
-    heartbeatWritesEstimate: done.reduce((acc, d) => acc + Math.floor(d.total / 1000), 0),
+    heartbeatStatementsMax: 2 * Math.ceil(wallMs / 1000),
     loop,
     rssKiB: rss,
     serverCpuMs: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
@@ -148,7 +165,7 @@ export async function runW6(
 /** Warms a W6 server (JIT, first compiles) with `turns` turns, as many at once as there are sessions. */
 export async function warmW6(client: Client, sessions: SeedSession[], turns: number): Promise<void> {
   for (let done = 0; done < turns; done += sessions.length) {
-    await Promise.all(sessions.map((s, i) => client.turn(s.id, turnContent("W6 warm-up", done + i))));
+    await Promise.all(sessions.map((s, i) => client.turn(s.id, w6Content(done + i))));
   }
 }
 

@@ -1,10 +1,10 @@
 import type { Sizes } from "./config";
-import { BenchError, type Client } from "./http";
+import { BenchError, type Client, metaOf } from "./http";
 import type { Pipeline } from "./inprocess";
 import { type Inspector, rowsForSession, type TableActivity, tableActivity } from "./inspect";
 import { explainStatements, type PlanStep, type Statement } from "./instrument";
-import { type BenchPlan, turnContent } from "./plan";
-import type { SeedSession } from "./seed";
+import { type BenchPlan, branchPointSeq, turnContent } from "./plan";
+import { messageId, type SeedSession } from "./seed";
 import { type Summary, summarize } from "./stats";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -151,6 +151,64 @@ export async function countStatements(
     fullScansOfChatMessage,
     steadySql: (largest?.steady ?? []).map((s) => s.sql),
   };
+}
+
+// ----------------------------------------------------------------------------------------------------- W1B
+
+/**
+ * W1B (issue 13): makes a seeded linear session a tree over HTTP — an edit (a new question whose parent is the
+ * assistant message in the middle of the history) and then a regenerate of its answer — so the turns that follow
+ * are on a branch: their memory follows the path root → middle → edit → regenerated answer, not the seqs.
+ */
+export async function branchSession(client: Client, session: SeedSession): Promise<void> {
+  const parentId = messageId(session.n, branchPointSeq(session.messages));
+  const edit = await client.turn(session.id, turnContent("W1B edit", 0), { parentId });
+  await client.regenerate(session.id, metaOf(edit.body).answerId);
+}
+
+export interface BranchedCountRow {
+  h: number;
+  /** Where the branch leaves the seeded history. */
+  branchSeq: number;
+  steady: TurnShape;
+  steadyStable: boolean;
+}
+
+/** The same branching in-process, then the statements and rows of steady turns on the branch, per H. */
+export async function countBranchedStatements(
+  pipeline: Pipeline,
+  plan: BenchPlan,
+  sizes: Sizes,
+): Promise<{ rows: BranchedCountRow[]; sameAtEveryH: boolean }> {
+  const userId = plan.owner.id;
+  const rows: BranchedCountRow[] = [];
+  for (const session of plan.sessions.countBranched) {
+    const branchSeq = branchPointSeq(session.messages);
+    const content = turnContent("Counted edit", 0);
+    const edit = await pipeline.turn(session.id, userId, content, {
+      content,
+      parentId: messageId(session.n, branchSeq),
+    });
+    const meta = edit.events.find((e) => e.type === "meta");
+    if (meta?.type !== "meta") throw new BenchError(`no meta event for the edit in ${session.id}`);
+    await pipeline.turn(session.id, userId, "", { regenerate: meta.assistantMessage.id });
+    await pipeline.turn(session.id, userId, turnContent("Counted branch", 0)); // the branch's first turn
+    const shapes: TurnShape[] = [];
+    for (let i = 1; i <= sizes.countTurns; i++) {
+      shapes.push(
+        shapeOf((await pipeline.turn(session.id, userId, turnContent("Counted branch", i))).statements),
+      );
+    }
+    const first = shapes[0] as TurnShape;
+    rows.push({
+      h: session.messages,
+      branchSeq,
+      steady: first,
+      steadyStable: shapes.every((x) => signature(x) === signature(first)),
+    });
+  }
+  const signatures = new Set(rows.map((r) => signature(r.steady)));
+  return { rows, sameAtEveryH: signatures.size === 1 && rows.every((r) => r.steadyStable) };
 }
 
 // ------------------------------------------------------------------------------------------------------ W1
