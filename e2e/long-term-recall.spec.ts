@@ -36,7 +36,7 @@ test.describe("long-term memory across conversations", () => {
     expect(entries.map((e) => e.source)).toEqual(["system", "fact", "current"]);
     await expect(panel.getByTestId("context-fact")).toContainText("My favourite colour is teal");
     const source = panel.getByTestId("context-fact-source");
-    await expect(source).toHaveAttribute("href", new RegExp(`^/c/${a}\\?message=\\w+$`));
+    await expect(source).toHaveAttribute("href", new RegExp(`^/c/${a}\\?message=[\\w-]+$`));
 
     // Following the link opens A at the message the fact came from.
     await source.click();

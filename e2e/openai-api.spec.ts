@@ -122,7 +122,8 @@ test.describe("OpenAI-compatible API", () => {
 
     // And in the browser: the sidebar lists it, and it opens with both turns.
     await page.goto(`/c/${one.sessionId}`);
-    await expect(page.getByTestId("sidebar").getByText("My code word is KESTREL-77.")).toBeVisible();
+    // Named after its first message, or already by the automatic title (made off the turn's path).
+    await expect(page.getByTestId("sidebar").getByText(/^My code word is KESTREL-77\.?$/)).toBeVisible();
     await expect(page.getByTestId("message")).toHaveCount(4);
     await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText(
       "KESTREL-77",

@@ -56,7 +56,7 @@ test.describe("search", () => {
     await input.press("Enter");
 
     await expect(dialog).toBeHidden();
-    await expect(page).toHaveURL(new RegExp(`/c/${withTarget}\\?message=\\w+`));
+    await expect(page).toHaveURL(new RegExp(`/c/${withTarget}\\?message=[\\w-]+`));
     const anchored = page.locator('[data-anchored="true"]');
     await expect(anchored).toContainText("绿松石手链");
     await expect(anchored).toBeFocused();
