@@ -3,23 +3,12 @@
 import { useEffect, useState } from "react";
 import useSWRInfinite from "swr/infinite";
 import { getJson } from "@/components/chat/api";
+import type { SearchPage, SearchResult } from "@/lib/db/search";
 
 // The search dialog's data (docs/decisions/009-client-data-layer.md: reads go through SWR and `request`): the
 // query is debounced, each page is one GET /api/search keyed by the query and the previous page's cursor.
 
-export interface SearchResult {
-  sessionId: string;
-  messageId: string;
-  title: string;
-  /** HTML-escaped excerpt with <mark>…</mark> around matches: render with snippetParts, never as HTML. */
-  snippet: string;
-  createdAt: string;
-}
-
-interface SearchPage {
-  results: SearchResult[];
-  nextCursor: string | null;
-}
+export type { SearchResult };
 
 export const SEARCH_DEBOUNCE_MS = 200;
 export const MAX_QUERY_LENGTH = 200;

@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { getSessionReviewPage } from "@/lib/db/admin-review";
-import { databaseKind, db, sqlitePath } from "@/lib/db/client";
+import { databaseKind, db } from "@/lib/db/client";
+import { loggingClient } from "@/lib/db/test-rows";
 import { env } from "@/lib/env";
-import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
-import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
 import { messageWindow } from "@/lib/memory";
 import { getSessionReview } from "./session-review";
 
@@ -172,24 +169,6 @@ describe(`admin session review: the message tree (${kind})`, () => {
   });
 });
 
-/** A client of the test database that reports every SQL statement it sends. */
-function loggingClient() {
-  const log = [{ emit: "event" as const, level: "query" as const }];
-  const client =
-    kind === "sqlite"
-      ? new SqlitePrismaClient({
-          adapter: new PrismaBetterSqlite3({ url: sqlitePath(env.DATABASE_URL) }),
-          log,
-        })
-      : (new PostgresPrismaClient({
-          adapter: new PrismaPg({ connectionString: env.DATABASE_URL }),
-          log,
-        }) as unknown as SqlitePrismaClient<"query">);
-  const statements: { query: string; params: unknown[] }[] = [];
-  client.$on("query", (e) => statements.push({ query: e.query, params: JSON.parse(e.params) as unknown[] }));
-  return { client, statements };
-}
-
 interface PgPlanNode {
   "Node Type": string;
   "Relation Name"?: string;
@@ -207,7 +186,7 @@ const flatten = (node: PgPlanNode): PgPlanNode[] => [node, ...(node.Plans ?? [])
  * the table). PostgreSQL: the rows its ChatMessage scans produced and discarded, as EXPLAIN ANALYZE counts them.
  */
 async function messageReads(
-  client: SqlitePrismaClient<"query">,
+  client: ReturnType<typeof loggingClient>["client"],
   { query, params }: { query: string; params: unknown[] },
 ) {
   if (kind === "sqlite") {
@@ -258,7 +237,7 @@ describe(`admin session review: the cost of a page (${kind})`, () => {
     const beforeSeq = 1500;
     // The path message just older than the previous (newer) page: what the console passes as `pathFrom`.
     const pathFrom = idOf(path.filter((s) => s < beforeSeq).at(-1) as number);
-    const { client, statements } = loggingClient();
+    const { client, statements } = loggingClient(env.DATABASE_URL);
     try {
       const deep = await getSessionReviewPage({ sessionId, beforeSeq, limit, pathFrom, client });
       expect(deep.messages).toHaveLength(limit);

@@ -1,6 +1,6 @@
 import "server-only";
-import { setActiveLeaf, takeIdleSession } from "@/lib/db/sessions";
-import { newestLeafUnder } from "@/lib/db/tree";
+import { takeIdleSession } from "@/lib/db/sessions";
+import { newestLeafUnder, setActiveLeaf } from "@/lib/db/tree";
 import { inTransaction, putSnapshot } from "@/lib/db/turns";
 import { AppError } from "@/lib/errors";
 import { loadMemory } from "./memory";

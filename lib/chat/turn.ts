@@ -310,7 +310,7 @@ async function appendOrReopen(
     const question = await getQuestionOf(tx, { sessionId, answerId: input.regenerate });
     if (!question) throw new AppError("not_found", "There is no such answer in this conversation.");
     const answer = await appendRegeneratedAnswer(tx, { lease, questionId: question.id, model });
-    return { question: { ...question, parent: await nodeRef(tx, sessionId, question.parentId) }, answer };
+    return { question, answer };
   }
   const { answer, question } = await getAnswerWithQuestion(tx, { sessionId, answerId: input.retryMessageId });
   const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore });

@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import type { AdminMessage, AdminSession } from "./admin";
+import { type AdminMessage, type AdminSession, adminSessionSelect } from "./admin";
 import { type Db, db } from "./client";
 import { keysetPage } from "./cursor";
 import { messageSelect } from "./sessions";
@@ -47,17 +47,11 @@ export interface TreeMark {
 export type AdminTreeMessage = AdminMessage & { tree: TreeMark };
 
 const reviewSessionSelect = {
-  id: true,
-  title: true,
-  createdAt: true,
-  updatedAt: true,
-  lastSeq: true,
-  leaseUntil: true,
+  ...adminSessionSelect,
   memorySettings: true,
   memoryStartSeq: true,
   activeLeafId: true,
   activeLeafSeq: true,
-  user: { select: { id: true, email: true, name: true } },
 } as const;
 
 /**

@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getSessionReview } from "@/lib/admin/session-review";
 import { sessionClaims } from "@/lib/auth/session-token";
 import { buildContext } from "@/lib/context";
 import { env } from "@/lib/env";
-import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
-import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
 import { memoryAfterTurn, messageWindow, rebuildFromTail } from "@/lib/memory";
 import type { Role } from "@/lib/types";
 import {
@@ -19,8 +15,8 @@ import {
 } from "./admin";
 import { listAuditEntries } from "./admin-audit";
 import { deleteUserForAdmin, listUsersForAdmin, updateUserForAdmin } from "./admin-users";
-import { databaseKind, db, sqlitePath } from "./client";
-import { rowsReferring as rowsReferringIn, zeroEverywhere } from "./test-rows";
+import { databaseKind, db } from "./client";
+import { loggingClient, rowsReferring as rowsReferringIn, zeroEverywhere } from "./test-rows";
 import {
   appendTurnMessages,
   commitTurn,
@@ -271,24 +267,6 @@ describe(`admin: session review (${kind})`, () => {
   });
 });
 
-/** A client of the test database that reports every SQL statement it sends. */
-function loggingClient() {
-  const log = [{ emit: "event" as const, level: "query" as const }];
-  const client =
-    kind === "sqlite"
-      ? new SqlitePrismaClient({
-          adapter: new PrismaBetterSqlite3({ url: sqlitePath(env.DATABASE_URL) }),
-          log,
-        })
-      : (new PostgresPrismaClient({
-          adapter: new PrismaPg({ connectionString: env.DATABASE_URL }),
-          log,
-        }) as unknown as SqlitePrismaClient<"query">);
-  const statements: { query: string; params: string[] }[] = [];
-  client.$on("query", (e) => statements.push({ query: e.query, params: JSON.parse(e.params) as string[] }));
-  return { client, statements };
-}
-
 interface PgPlanNode {
   "Node Type": string;
   "Relation Name"?: string;
@@ -363,7 +341,7 @@ describe(`admin: the sessions list (${kind})`, () => {
     if (kind === "postgresql") await db.$executeRawUnsafe(`ANALYZE "ChatSession"`);
 
     const limit = 50;
-    const { client, statements } = loggingClient();
+    const { client, statements } = loggingClient(env.DATABASE_URL);
     try {
       const first = await client.chatSession.findMany(adminSessionsPageArgs({ limit }));
       const middle = first.at(-1);

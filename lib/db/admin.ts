@@ -16,7 +16,7 @@ const notFound = () =>
 
 const ownerSelect = { id: true, email: true, name: true } as const;
 
-const adminSessionSelect = {
+export const adminSessionSelect = {
   id: true,
   title: true,
   createdAt: true,

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
-import { attachmentSelect } from "./attachments";
+import { type AttachmentKind, type AttachmentRow, attachmentSelect } from "./attachments";
 import { db, type Tx } from "./client";
 import { factSelect } from "./memories";
 import { indexMessages } from "./search";
@@ -129,17 +129,11 @@ export interface ImportedMessageRow {
   createdAt: Date;
 }
 
-export interface ImportedAttachmentRow {
-  id: string;
+/** An attachment row as an import writes it: already a message's. */
+export type ImportedAttachmentRow = Omit<AttachmentRow, "messageId" | "kind"> & {
   messageId: string;
-  kind: "image" | "text";
-  name: string;
-  mime: string;
-  bytes: number;
-  width: number | null;
-  height: number | null;
-  createdAt: Date;
-}
+  kind: AttachmentKind;
+};
 
 /**
  * One imported conversation of `userId`, with ids made by the caller: the session, its messages, the attachment

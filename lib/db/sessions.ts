@@ -314,15 +314,3 @@ export async function takeIdleSession(
   if (!exists) throw notFound();
   throw new AppError("turn_in_progress", busyMessage);
 }
-
-/** Makes a message the conversation's active leaf (issue 13). */
-export async function setActiveLeaf(
-  tx: Tx,
-  { sessionId, leaf }: { sessionId: string; leaf: { id: string; seq: number } },
-) {
-  await tx.chatSession.update({
-    where: { id: sessionId },
-    data: { activeLeafId: leaf.id, activeLeafSeq: leaf.seq },
-    select: { id: true },
-  });
-}

@@ -1,7 +1,11 @@
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { expect } from "vitest";
-import { type Db, databaseKind } from "./client";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
+import { PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
+import { type Db, databaseKind, sqlitePath } from "./client";
 
-// Shared by integration tests that prove a deletion left nothing behind (the same check as admin.int.test.ts).
+// Shared by integration tests: proving a deletion left nothing behind, and seeing the statements a query sends.
 
 /**
  * Rows in every table of the database (whatever tables later migrations add) with any column whose text
@@ -48,3 +52,18 @@ export async function rowsReferring(db: Db, url: string, ids: string[]): Promise
 
 export const zeroEverywhere = (counts: Record<string, number>) =>
   Object.fromEntries(Object.keys(counts).map((table) => [table, 0]));
+
+/** A client of the test database (`url`) that reports every SQL statement it sends, with its parameters. */
+export function loggingClient(url: string) {
+  const log = [{ emit: "event" as const, level: "query" as const }];
+  const client =
+    databaseKind(url) === "sqlite"
+      ? new SqlitePrismaClient({ adapter: new PrismaBetterSqlite3({ url: sqlitePath(url) }), log })
+      : (new PostgresPrismaClient({
+          adapter: new PrismaPg({ connectionString: url }),
+          log,
+        }) as unknown as SqlitePrismaClient<"query">);
+  const statements: { query: string; params: unknown[] }[] = [];
+  client.$on("query", (e) => statements.push({ query: e.query, params: JSON.parse(e.params) as unknown[] }));
+  return { client, statements };
+}

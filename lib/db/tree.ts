@@ -1,4 +1,5 @@
 import "server-only";
+import { Prisma } from "@/lib/generated/sqlite/client";
 import type { HistoryMessage } from "@/lib/memory";
 import type { Db, Tx } from "./client";
 import { messageToItem } from "./turns";
@@ -18,36 +19,45 @@ export interface TreeNode {
   role: string;
 }
 
-// In the recursive steps below, `+m."seq"` keeps SQLite from answering the step with a range of the session's
-// (sessionId, seq) index — a scan of the whole conversation per step — instead of the parent's primary key.
-// PostgreSQL reads it as the same comparison.
+interface Walk {
+  sessionId: string;
+  fromId: string;
+  take: number;
+  afterSeq?: number;
+}
 
 /**
- * The path ending at `fromId`, newest first: that message and up to `take - 1` ancestors, stopping before any
- * message with seq <= `afterSeq`. One recursive statement; each step is a primary-key lookup.
+ * The one path walk: the message `fromId` and up to `take - 1` ancestors, stopping before any message with seq <=
+ * `afterSeq`, each step a primary-key lookup; `columns` are the ChatMessage columns returned, newest first.
+ * `+m."seq"` keeps SQLite from answering a step with a range of the session's (sessionId, seq) index — a scan of
+ * the whole conversation per step — instead of the parent's key; PostgreSQL reads it as the same comparison.
  */
-export async function walkUp(
+function walkPath<Row>(
   client: Client,
-  {
-    sessionId,
-    fromId,
-    take,
-    afterSeq = 0,
-  }: { sessionId: string; fromId: string; take: number; afterSeq?: number },
-): Promise<TreeNode[]> {
-  if (take <= 0) return [];
-  const rows = await client.$queryRaw<
-    { id: string; seq: number | bigint; parentId: string | null; role: string }[]
-  >`
-    WITH RECURSIVE path ("id", "seq", "parentId", "role", "depth") AS (
-      SELECT "id", "seq", "parentId", "role", 1 FROM "ChatMessage"
+  columns: readonly string[],
+  { sessionId, fromId, take, afterSeq = 0 }: Walk,
+): Promise<Row[]> {
+  const list = (prefix: string) => Prisma.raw(columns.map((c) => `${prefix}"${c}"`).join(", "));
+  return client.$queryRaw<Row[]>`
+    WITH RECURSIVE path ("parentId", ${list("")}, "depth") AS (
+      SELECT "parentId", ${list("")}, 1 FROM "ChatMessage"
       WHERE "id" = ${fromId} AND "sessionId" = ${sessionId} AND "seq" > ${afterSeq}
       UNION ALL
-      SELECT m."id", m."seq", m."parentId", m."role", path."depth" + 1
+      SELECT m."parentId", ${list("m.")}, path."depth" + 1
       FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
       WHERE m."sessionId" = ${sessionId} AND +m."seq" > ${afterSeq} AND path."depth" < ${take}
     )
-    SELECT "id", "seq", "parentId", "role" FROM path ORDER BY "seq" DESC`;
+    SELECT "parentId", ${list("")} FROM path ORDER BY "seq" DESC`;
+}
+
+/** The path ending at `fromId` as tree nodes, newest first (see walkPath). */
+export async function walkUp(client: Client, walk: Walk): Promise<TreeNode[]> {
+  if (walk.take <= 0) return [];
+  const rows = await walkPath<{ id: string; seq: number | bigint; parentId: string | null; role: string }>(
+    client,
+    ["id", "seq", "role"],
+    walk,
+  );
   return rows.map((r) => ({ id: r.id, seq: Number(r.seq), parentId: r.parentId, role: String(r.role) }));
 }
 
@@ -89,26 +99,21 @@ export async function getPathTail(
   }: { sessionId: string; leafId: string; take: number; afterSeq?: number },
 ): Promise<HistoryMessage[]> {
   if (take <= 0) return [];
-  const rows = await client.$queryRaw<
-    {
-      seq: number | bigint;
-      role: string;
-      text: string;
-      parts: unknown;
-      toolCallId: string | null;
-      status: string;
-    }[]
-  >`
-    WITH RECURSIVE path ("id", "seq", "parentId", "role", "text", "parts", "toolCallId", "status", "depth") AS (
-      SELECT "id", "seq", "parentId", "role", "text", "parts", "toolCallId", "status", 1 FROM "ChatMessage"
-      WHERE "id" = ${leafId} AND "sessionId" = ${sessionId} AND "seq" > ${afterSeq}
-      UNION ALL
-      SELECT m."id", m."seq", m."parentId", m."role", m."text", m."parts", m."toolCallId", m."status", path."depth" + 1
-      FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-      WHERE m."sessionId" = ${sessionId} AND +m."seq" > ${afterSeq} AND path."depth" < ${take}
-    )
-    SELECT "seq", "role", "text", "parts", "toolCallId", "status" FROM path ORDER BY "seq" ASC`;
-  return rows.map((r) => {
+  const rows = await walkPath<{
+    id: string;
+    seq: number | bigint;
+    role: string;
+    text: string;
+    parts: unknown;
+    toolCallId: string | null;
+    status: string;
+  }>(client, ["id", "seq", "role", "text", "parts", "toolCallId", "status"], {
+    sessionId,
+    fromId: leafId,
+    take,
+    afterSeq,
+  });
+  return rows.reverse().map((r) => {
     const row = {
       seq: Number(r.seq),
       role: String(r.role) as HistoryMessage["item"]["role"],
@@ -170,5 +175,16 @@ export async function getNode(
   return client.chatMessage.findFirst({
     where: { id: messageId, sessionId },
     select: { id: true, seq: true, parentId: true, role: true, status: true, parts: true },
+  });
+}
+
+/** Makes a message the conversation's active leaf (one UPDATE, nothing read back). */
+export async function setActiveLeaf(
+  tx: Tx,
+  { sessionId, leaf }: { sessionId: string; leaf: { id: string; seq: number } },
+) {
+  await tx.chatSession.updateMany({
+    where: { id: sessionId },
+    data: { activeLeafId: leaf.id, activeLeafSeq: leaf.seq },
   });
 }

@@ -7,7 +7,7 @@ import { withAttachedFiles } from "@/lib/memory/attachments";
 import { db, type Prisma, type Tx } from "./client";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
 import { indexMessages, type SearchDocInput } from "./search";
-import { walkUp } from "./tree";
+import { setActiveLeaf, walkUp } from "./tree";
 
 // The reads and writes of a chat turn. Plain queries: which rows memory is made of, and when a snapshot can be
 // trusted, is decided by lib/memory and sequenced by lib/chat/turn.ts.
@@ -179,10 +179,7 @@ export async function appendTurnMessages(
       { ...answer, sessionId, role: "assistant", text: "", status: "streaming", model },
     ],
   });
-  await tx.chatSession.updateMany({
-    where: { id: sessionId },
-    data: { activeLeafId: answer.id, activeLeafSeq: answer.seq },
-  });
+  await setActiveLeaf(tx, { sessionId, leaf: answer });
   return { question: { ...question, parts: null as unknown }, answer };
 }
 
@@ -199,14 +196,14 @@ export async function appendRegeneratedAnswer(
     data: { ...answer, sessionId: lease.sessionId, role: "assistant", text: "", status: "streaming", model },
     select: { id: true },
   });
-  await tx.chatSession.updateMany({
-    where: { id: lease.sessionId },
-    data: { activeLeafId: answer.id, activeLeafSeq: answer.seq },
-  });
+  await setActiveLeaf(tx, { sessionId: lease.sessionId, leaf: answer });
   return answer;
 }
 
-/** The question an answer version answers: its nearest user ancestor (tool steps may sit between them). */
+/**
+ * The question an answer version answers — its nearest user ancestor (tool steps may sit between them) — with the
+ * message that question follows (null: a root), both from one walk up the path.
+ */
 export async function getQuestionOf(
   tx: Tx,
   { sessionId, answerId }: { sessionId: string; answerId: string },
@@ -216,11 +213,21 @@ export async function getQuestionOf(
     select: { id: true, role: true, parts: true },
   });
   if (answer?.role !== "assistant" || readParts(answer.parts).toolCalls.length > 0) return null;
-  // An answer's question is at most a few tool steps up; the walk is bounded by TOOL_MAX_STEPS' worst case.
+  // An answer's question is at most a few tool steps up (TOOL_MAX_STEPS); one more row is its parent.
   const path = await walkUp(tx, { sessionId, fromId: answerId, take: 64 });
-  const node = path.find((n) => n.role === "user");
-  if (!node) return null;
-  return tx.chatMessage.findUnique({ where: { id: node.id }, select: questionSelect });
+  const at = path.findIndex((n) => n.role === "user");
+  if (at < 0) return null;
+  const question = await tx.chatMessage.findUnique({ where: { id: path[at]?.id }, select: questionSelect });
+  if (!question) return null;
+  const parent =
+    question.parentId === null
+      ? null
+      : (path[at + 1] ??
+        (await tx.chatMessage.findUnique({
+          where: { id: question.parentId },
+          select: { id: true, seq: true },
+        })));
+  return { ...question, parent: parent && { id: parent.id, seq: parent.seq } };
 }
 
 /** An answer of the session and the message right before it, for the retry rule to judge. */
@@ -262,11 +269,7 @@ export async function reopenAnswer(
     },
     select: answerSelect,
   });
-  await tx.chatSession.update({
-    where: { id: sessionId },
-    data: { activeLeafId: answer.id, activeLeafSeq: answer.seq },
-    select: { id: true },
-  });
+  await setActiveLeaf(tx, { sessionId, leaf: answer });
   return answer;
 }
 
