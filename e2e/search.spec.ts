@@ -72,6 +72,12 @@ test.describe("search", () => {
     const long = await page.request.get(`/api/search?q=${"a".repeat(201)}`);
     expect(long.status()).toBe(422);
 
+    // The issue's shape: a bare array of results; no next page, no cursor header.
+    const none = await page.request.get(`/api/search?q=nobodywrote${randomUUID().slice(0, 8)}`);
+    expect(none.status()).toBe(200);
+    expect(await none.json()).toEqual([]);
+    expect(none.headers()["x-next-cursor"]).toBeUndefined();
+
     await page.goto("/");
     await page.getByTestId("search-button").click();
     await page.getByTestId("search-input").fill(`nobodywrote${randomUUID().slice(0, 8)}`);

@@ -2,13 +2,19 @@
 
 import { useEffect, useState } from "react";
 import useSWRInfinite from "swr/infinite";
-import { getJson } from "@/components/chat/api";
+import { request } from "@/components/chat/api";
 import type { SearchPage, SearchResult } from "@/lib/db/search";
 
 // The search dialog's data (docs/decisions/009-client-data-layer.md: reads go through SWR and `request`): the
 // query is debounced, each page is one GET /api/search keyed by the query and the previous page's cursor.
 
 export type { SearchResult };
+
+/** One page of GET /api/search: the results array, and the next page's cursor from its header. */
+async function getPage(url: string): Promise<SearchPage> {
+  const res = await request(url);
+  return { results: (await res.json()) as SearchResult[], nextCursor: res.headers.get("x-next-cursor") };
+}
 
 export const SEARCH_DEBOUNCE_MS = 200;
 export const MAX_QUERY_LENGTH = 200;
@@ -32,11 +38,10 @@ export function useSearch(input: string) {
     if (!previous?.nextCursor) return null;
     return `${base}&cursor=${encodeURIComponent(previous.nextCursor)}`;
   };
-  const { data, error, isLoading, isValidating, size, setSize, mutate } = useSWRInfinite(
-    getKey,
-    getJson<SearchPage>,
-    { revalidateOnFocus: false, revalidateFirstPage: false },
-  );
+  const { data, error, isLoading, isValidating, size, setSize, mutate } = useSWRInfinite(getKey, getPage, {
+    revalidateOnFocus: false,
+    revalidateFirstPage: false,
+  });
   // Pages are ranked anew per request: a message that moved up meanwhile is shown once.
   const seen = new Set<string>();
   const results = q

@@ -163,6 +163,8 @@ export async function indexUnindexedMessages(
 }
 
 export const SEARCH_PAGE_SIZE = 20;
+/** GET /api/search answers with the results (the shape); the next page's cursor travels in this header. */
+export const NEXT_CURSOR_HEADER = "x-next-cursor";
 /** Deepest result a cursor may ask for: ranking is recomputed per page, so pages are bounded. */
 export const SEARCH_MAX_OFFSET = 1000;
 export const SEARCH_MAX_QUERY_LENGTH = 200;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { sessionClaims } from "@/lib/auth/session-token";
 import { type ChatMessage, databaseKind, db } from "@/lib/db/client";
 import {
   indexMessages,
@@ -15,6 +16,9 @@ import { env } from "@/lib/env";
 // the route calls. The database is shared with other test files: every test makes its own users and words.
 
 const kind = databaseKind(env.DATABASE_URL);
+
+// The route test signs in by the token's claims (as lib/db/admin.int.test.ts does).
+vi.mock("@/lib/auth/session-token", () => ({ sessionClaims: vi.fn() }));
 
 afterAll(async () => {
   await db.$disconnect();
@@ -148,6 +152,28 @@ describe(`search (${kind})`, () => {
     await expect(searchMessagesForUser({ userId: user.id, q: many, cursor: "nope" })).rejects.toMatchObject({
       code: "bad_request",
     });
+
+    // Over HTTP the answer is the issue's array of results; the next page's cursor is the X-Next-Cursor header.
+    const { GET } = await import("@/app/api/search/route");
+    vi.mocked(sessionClaims).mockResolvedValue({ uid: user.id, ver: 0, sid: null });
+    const get = (query: string) =>
+      GET(new Request(`http://127.0.0.1/api/search?${query}`), { params: Promise.resolve({}) });
+    const res1 = await get(`q=${many}`);
+    expect(res1.status).toBe(200);
+    const page1 = (await res1.json()) as { messageId: string; sessionId: string }[];
+    expect(page1.map((r) => r.messageId)).toEqual(first.results.map((r) => r.messageId));
+    expect(Object.keys(page1[0] ?? {}).sort()).toEqual([
+      "createdAt",
+      "messageId",
+      "sessionId",
+      "snippet",
+      "title",
+    ]);
+    const cursor = res1.headers.get("x-next-cursor");
+    expect(cursor).toBe(first.nextCursor);
+    const res2 = await get(`q=${many}&cursor=${encodeURIComponent(cursor ?? "")}`);
+    expect(((await res2.json()) as unknown[]).length).toBe(5);
+    expect(res2.headers.get("x-next-cursor")).toBeNull();
   });
 
   it("never returns another user's messages, and indexes no tool rows", async () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SEARCH_MAX_QUERY_LENGTH, searchMessagesForUser } from "@/lib/db/search";
+import { NEXT_CURSOR_HEADER, SEARCH_MAX_QUERY_LENGTH, searchMessagesForUser } from "@/lib/db/search";
 import { route } from "@/lib/http";
 
 const searchParamsSchema = z.object({
@@ -11,7 +11,10 @@ const searchParamsSchema = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-/** GET /api/search?q=&cursor= → { results: [{ sessionId, messageId, title, snippet, createdAt }], nextCursor } */
+/**
+ * GET /api/search?q=&cursor= → [{ sessionId, messageId, title, snippet, createdAt }], ranked; the next page's cursor
+ * is the `X-Next-Cursor` header (absent on the last page).
+ */
 export const GET = route("user", async ({ req, user }) => {
   const url = new URL(req.url);
   const { q, cursor } = searchParamsSchema.parse({
@@ -19,5 +22,7 @@ export const GET = route("user", async ({ req, user }) => {
     cursor: url.searchParams.get("cursor") || undefined,
   });
   const page = await searchMessagesForUser({ userId: user.id, q, cursor });
-  return Response.json(page, { headers: { "cache-control": "private, no-store" } });
+  const headers: Record<string, string> = { "cache-control": "private, no-store" };
+  if (page.nextCursor) headers[NEXT_CURSOR_HEADER] = page.nextCursor;
+  return Response.json(page.results, { headers });
 });
