@@ -3,12 +3,14 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { buildSnippet } from "@/lib/search/snippet";
 import {
-  ftsMatch,
+  ftsQuestionMatch,
   indexTerms,
-  parseQuery,
-  pgBodyQuery,
+  parseQuestion,
   pgOwnerLexeme,
+  pgQuestionQuery,
   pgTermsVector,
+  questionMarks,
+  questionTermMatches,
 } from "@/lib/search/terms";
 import { type Db, databaseKind, db, type Tx } from "./client";
 
@@ -196,11 +198,108 @@ function decodeOffset(cursor: string | null | undefined): number {
   throw new AppError("bad_request", "The cursor is not valid; start the search again.");
 }
 
-type Hit = { messageId: string; sessionId: string; createdAt: Date | string; text: string; title: string };
+type Hit = {
+  messageId: string;
+  sessionId: string;
+  createdAt: Date | string;
+  text: string;
+  title: string;
+  score: number | string;
+};
+
+/** How many of the best lexical matches are ranked again by how much of the question they hold. */
+export const RANK_POOL = 200;
+
+export interface RankedHit {
+  messageId: string;
+  sessionId: string;
+  title: string;
+  text: string;
+  createdAt: Date;
+  /**
+   * The share of the question's content terms the message has (+1 when it has all), then the engine's score scaled
+   * to the best in the pool, below one step of the share.
+   */
+  score: number;
+}
 
 /**
- * One page of the user's messages matching `q`, best first (bm25 / ts_rank, then newest). Only messages of the
- * user's own conversations: the owner is part of the match itself and checked again on the conversation.
+ * The user's messages that share any content word with the question `q`, best first: the engine's own ranking
+ * (FTS5 bm25 / PostgreSQL ts_rank_cd) over any-term matches, then the messages that hold every content term ahead of
+ * those that hold some (lib/search's parseQuestion: stop words out, stems in, CJK bigrams). Deterministic: ties go
+ * to the newer message. Only the user's own conversations: the owner is in the match and checked on the rows.
+ */
+export async function rankMessagesForUser(
+  { userId, q, pool = RANK_POOL }: { userId: string; q: string; pool?: number },
+  client: Db = db,
+): Promise<RankedHit[]> {
+  const question = parseQuestion(q);
+  const kind = databaseKind(env.DATABASE_URL);
+  let rows: Hit[];
+  if (kind === "sqlite") {
+    const match = ftsQuestionMatch(question, ownerToken(userId));
+    if (!match) return [];
+    rows = await client.$queryRawUnsafe<Hit[]>(
+      `WITH hits AS (
+         SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
+       )
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", -hits.rank AS score
+       FROM hits
+       JOIN "SearchDoc" d ON d."id" = hits.id
+       JOIN "ChatMessage" m ON m."id" = d."messageId"
+       JOIN "ChatSession" s ON s."id" = d."sessionId"
+       WHERE d."userId" = ? AND s."userId" = ?
+       ORDER BY hits.rank, hits.id DESC`,
+      match,
+      pool,
+      userId,
+      userId,
+    );
+  } else {
+    const body = pgQuestionQuery(question);
+    if (!body) return [];
+    rows = await client.$queryRawUnsafe<Hit[]>(
+      `WITH hits AS (
+         SELECT d."id", ts_rank_cd(d."terms", $1::tsquery, 1) AS score
+         FROM "SearchDoc" d
+         WHERE d."terms" @@ ($2::tsquery && ($1::tsquery)) AND d."userId" = $3
+         ORDER BY score DESC, d."id" DESC LIMIT $4
+       )
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", hits.score
+       FROM hits
+       JOIN "SearchDoc" d ON d."id" = hits."id"
+       JOIN "ChatMessage" m ON m."id" = d."messageId"
+       JOIN "ChatSession" s ON s."id" = d."sessionId"
+       WHERE s."userId" = $3
+       ORDER BY hits.score DESC, hits."id" DESC`,
+      body,
+      pgOwnerLexeme(ownerToken(userId)),
+      userId,
+      pool,
+    );
+  }
+  const best = Math.max(...rows.map((r) => Number(r.score)), Number.MIN_VALUE);
+  return rows
+    .map((r) => {
+      const held = new Set(indexTerms(r.text));
+      const share = question.terms.filter((t) => questionTermMatches(held, t)).length / question.terms.length;
+      return {
+        messageId: r.messageId,
+        sessionId: r.sessionId,
+        title: r.title,
+        text: r.text,
+        createdAt: new Date(r.createdAt),
+        // The share of terms decides; the engine's score (scaled below one step of the share) orders within it.
+        score:
+          share + (share === 1 ? 1 : 0) + Math.max(0, Number(r.score)) / best / (question.terms.length + 1),
+      };
+    })
+    .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime());
+}
+
+/**
+ * One page of GET /api/search: the ranking above, `limit` at a time. The ranking is recomputed per page over a
+ * pool that reaches past the page, so pages are stable and bounded by SEARCH_MAX_OFFSET.
  */
 export async function searchMessagesForUser(
   {
@@ -212,63 +311,21 @@ export async function searchMessagesForUser(
   client: Db = db,
 ): Promise<SearchPage> {
   const offset = decodeOffset(cursor);
-  const query = parseQuery(q);
-  const kind = databaseKind(env.DATABASE_URL);
-  let rows: Hit[];
-  if (kind === "sqlite") {
-    const match = ftsMatch(query, ownerToken(userId));
-    if (!match) return { results: [], nextCursor: null };
-    rows = await client.$queryRawUnsafe<Hit[]>(
-      `WITH hits AS (
-         SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ? OFFSET ?
-       )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title"
-       FROM hits
-       JOIN "SearchDoc" d ON d."id" = hits.id
-       JOIN "ChatMessage" m ON m."id" = d."messageId"
-       JOIN "ChatSession" s ON s."id" = d."sessionId"
-       WHERE d."userId" = ? AND s."userId" = ?
-       ORDER BY hits.rank, hits.id DESC`,
-      match,
-      limit + 1,
-      offset,
-      userId,
-      userId,
-    );
-  } else {
-    const body = pgBodyQuery(query);
-    if (!body) return { results: [], nextCursor: null };
-    rows = await client.$queryRawUnsafe<Hit[]>(
-      `WITH hits AS (
-         SELECT d."id", ts_rank(d."terms", $1::tsquery, 1) AS score
-         FROM "SearchDoc" d
-         WHERE d."terms" @@ ($2::tsquery && $1::tsquery) AND d."userId" = $3
-         ORDER BY score DESC, d."id" DESC LIMIT $4 OFFSET $5
-       )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title"
-       FROM hits
-       JOIN "SearchDoc" d ON d."id" = hits."id"
-       JOIN "ChatMessage" m ON m."id" = d."messageId"
-       JOIN "ChatSession" s ON s."id" = d."sessionId"
-       WHERE s."userId" = $3
-       ORDER BY hits.score DESC, hits."id" DESC`,
-      body,
-      pgOwnerLexeme(ownerToken(userId)),
-      userId,
-      limit + 1,
-      offset,
-    );
-  }
-  const page = rows.slice(0, limit);
+  const ranked = await rankMessagesForUser(
+    { userId, q, pool: Math.max(RANK_POOL, offset + limit + 1) },
+    client,
+  );
+  const page = ranked.slice(offset, offset + limit);
   const next = offset + limit;
+  const marks = questionMarks(q);
   return {
     results: page.map((r) => ({
       sessionId: r.sessionId,
       messageId: r.messageId,
       title: r.title,
-      snippet: buildSnippet(r.text, query),
-      createdAt: new Date(r.createdAt).toISOString(),
+      snippet: buildSnippet(r.text, marks),
+      createdAt: r.createdAt.toISOString(),
     })),
-    nextCursor: rows.length > limit && next <= SEARCH_MAX_OFFSET ? encodeOffset(next) : null,
+    nextCursor: ranked.length > next && next <= SEARCH_MAX_OFFSET ? encodeOffset(next) : null,
   };
 }

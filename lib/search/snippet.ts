@@ -1,4 +1,4 @@
-import { type SearchQuery, type Token, termMatches, tokenize } from "./terms";
+import { type SearchQuery, stemOf, type Token, termMatches, tokenize } from "./terms";
 
 // A result's excerpt: a window of the ORIGINAL message text around the first match, every match wrapped in
 // <mark>…</mark> and everything else HTML-escaped, so a client renders it by splitting on the two tags (never as
@@ -17,6 +17,12 @@ const ESCAPES: Record<string, string> = {
 };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
+/** Two words with one stem (named, names → name), as the index sees them. */
+function sameStem(a: string, b: string): boolean {
+  const stem = stemOf(b) ?? b;
+  return (stemOf(a) ?? a) === stem;
+}
+
 /** The [start, end) ranges of `text` that match the query, merged and in order. */
 export function matchRanges(text: string, query: SearchQuery): [number, number][] {
   const tokens = tokenize(text);
@@ -29,7 +35,11 @@ export function matchRanges(text: string, query: SearchQuery): [number, number][
       let ok = true;
       for (let k = 0; k < group.terms.length && ok; k++) {
         const token = tokens[i + k] as Token | undefined;
-        ok = token !== undefined && termMatches(token.term, group.terms[k] as string, group.prefix);
+        const wanted = group.terms[k] as string;
+        ok =
+          token !== undefined &&
+          (termMatches(token.term, wanted, group.prefix) ||
+            (group.terms.length === 1 && sameStem(token.term, wanted)));
       }
       if (!ok) continue;
       const start = (tokens[i] as Token).start;

@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
   ftsBody,
-  ftsMatch,
+  ftsQuestionMatch,
   indexTerms,
-  MAX_QUERY_GROUPS,
+  isStopTerm,
+  MAX_QUESTION_TERMS,
   MAX_WORD_LENGTH,
   normalizeWord,
-  parseQuery,
-  pgBodyQuery,
+  parseQuestion,
   pgOwnerLexeme,
+  pgQuestionQuery,
   pgTermsVector,
+  questionTermMatches,
+  stemOf,
   tokenize,
 } from "./terms";
 
@@ -86,70 +89,78 @@ describe("indexTerms / ftsBody", () => {
   });
 });
 
-describe("parseQuery", () => {
-  it("makes a group per word; the last word is a prefix unless a space follows it", () => {
-    expect(parseQuery("budget meet").groups).toEqual([
-      { terms: ["budget"], prefix: false },
-      { terms: ["meet"], prefix: true },
-    ]);
-    expect(parseQuery("budget meet ").groups).toEqual([
-      { terms: ["budget"], prefix: false },
-      { terms: ["meet"], prefix: false },
-    ]);
-    expect(parseQuery("a").groups).toEqual([{ terms: ["a"], prefix: false }]);
+describe("stems", () => {
+  it("indexes a word followed by its Porter stem when that differs", () => {
+    expect(indexTerms("We named him Pepper")).toEqual(["we", "named", "name", "him", "pepper"]);
+    expect(stemOf("studying")).toBe("studi");
+    expect(stemOf("cat")).toBeNull();
+    expect(stemOf("h2o")).toBeNull();
   });
 
-  it("turns a CJK run into the phrase of its bigrams, and one character into a prefix", () => {
-    expect(parseQuery("松石").groups).toEqual([{ terms: ["松石"], prefix: false }]);
-    expect(parseQuery("绿松石").groups).toEqual([{ terms: ["绿松", "松石"], prefix: false }]);
-    expect(parseQuery("链").groups).toEqual([{ terms: ["链"], prefix: true }]);
-  });
-
-  it("keeps separate runs separate, mixed with words", () => {
-    expect(parseQuery("绿松石 手链 turquoise").groups).toEqual([
-      { terms: ["绿松", "松石"], prefix: false },
-      { terms: ["手链"], prefix: false },
-      { terms: ["turquoise"], prefix: true },
-    ]);
-    expect(parseQuery("用Python写").groups).toEqual([
-      { terms: ["用"], prefix: true },
-      { terms: ["python"], prefix: false },
-      { terms: ["写"], prefix: true },
-    ]);
-  });
-
-  it("drops repeated groups and keeps at most MAX_QUERY_GROUPS", () => {
-    expect(parseQuery("cat cat dog ").groups).toHaveLength(2);
-    const many = Array.from({ length: 30 }, (_, i) => `w${i}`).join(" ");
-    expect(parseQuery(`${many} `).groups).toHaveLength(MAX_QUERY_GROUPS);
-  });
-
-  it("has no groups for a query of punctuation", () => {
-    expect(parseQuery(" ?! ").groups).toEqual([]);
-  });
-
-  it("finds what the index holds: every query term of a run is an index term of the same text", () => {
-    const text = "我昨天买了一条绿松石手链";
-    const indexed = new Set(indexTerms(text));
-    for (const q of ["松石", "绿松石", "手链", "昨天买", "链"]) {
-      for (const g of parseQuery(q).groups) {
-        for (const term of g.terms) {
-          expect(g.prefix ? [...indexed].some((t) => t.startsWith(term)) : indexed.has(term)).toBe(true);
-        }
-      }
-    }
+  it("keeps CJK runs contiguous: stems only follow Latin words", () => {
+    expect(indexTerms("learning 绿松石")).toEqual(["learning", "learn", "绿松", "松石", "石"]);
   });
 });
 
-describe("ftsMatch", () => {
-  it("ANDs the owner column with every group in the body, quoting terms", () => {
-    expect(ftsMatch(parseQuery("绿松石 budg"), "u123")).toBe(
-      'owner : "u123" AND body : ("绿松 松石" AND "budg"*)',
+const terms = (q: string) => parseQuestion(q).terms.map((t) => t.term);
+
+describe("parseQuestion", () => {
+  it("keeps the content words of a question, with their stems, and drops English stop words", () => {
+    expect(terms("When did I go to the support group?")).toEqual(["go", "support", "group"]);
+    const [calling] = parseQuestion("calling the dog ").terms;
+    expect(calling).toEqual({ term: "calling", stem: "call", prefix: false });
+  });
+
+  it("makes the last word a prefix while it is typed", () => {
+    expect(parseQuestion("budget meet").terms.at(-1)).toEqual({ term: "meet", stem: null, prefix: true });
+    expect(parseQuestion("budget meet ").terms.at(-1)?.prefix).toBe(false);
+    expect(parseQuestion("a").terms).toEqual([{ term: "a", stem: null, prefix: false }]);
+  });
+
+  it("cuts Chinese into bigrams and drops those that straddle a stop character", () => {
+    expect(terms("我家宠物叫什么名字来着？")).toEqual(["家宠", "宠物", "物叫", "名字"]);
+    expect(isStopTerm("什么")).toBe(true);
+    expect(isStopTerm("宠物")).toBe(false);
+    expect(terms("绿松石 手链 turquoise")).toEqual(["绿松", "松石", "手链", "turquoise"]);
+  });
+
+  it("makes a one-character run a prefix and leaves out a run's trailing character", () => {
+    expect(parseQuestion("链").terms).toEqual([{ term: "链", stem: null, prefix: true }]);
+    expect(terms("松石")).toEqual(["松石"]);
+  });
+
+  it("searches stop words when the question has nothing else, and nothing for punctuation", () => {
+    expect(terms("the")).toEqual(["the"]);
+    expect(terms(" ?! ")).toEqual([]);
+  });
+
+  it("drops repeated terms and keeps at most MAX_QUESTION_TERMS", () => {
+    expect(terms("cat cat dog ")).toEqual(["cat", "dog"]);
+    const many = Array.from({ length: 40 }, (_, i) => `w${i}x`).join(" ");
+    expect(terms(`${many} `)).toHaveLength(MAX_QUESTION_TERMS);
+  });
+
+  it("matches what the index holds: the word, its stem, or a longer word for a prefix", () => {
+    const held = new Set(indexTerms("We named the puppy Pepper; conversations"));
+    const [name, conv] = parseQuestion("name conv").terms;
+    expect(questionTermMatches(held, name as never)).toBe(true);
+    expect(questionTermMatches(held, conv as never)).toBe(true);
+    const [dog] = parseQuestion("dog ").terms;
+    expect(questionTermMatches(held, dog as never)).toBe(false);
+    const indexed = new Set(indexTerms("我昨天买了一条绿松石手链"));
+    for (const t of parseQuestion("绿松石手链").terms) expect(questionTermMatches(indexed, t)).toBe(true);
+  });
+});
+
+describe("ftsQuestionMatch", () => {
+  it("ANDs the owner column with any of the terms, stems and prefixes, quoting terms", () => {
+    expect(ftsQuestionMatch(parseQuestion("绿松石 calling budg"), "u123")).toBe(
+      'owner : "u123" AND body : ("绿松" OR "松石" OR "calling" OR "call" OR "budg"*)',
     );
   });
 
   it("is null without terms", () => {
-    expect(ftsMatch(parseQuery("!!"), "u1")).toBeNull();
+    expect(ftsQuestionMatch(parseQuestion("!!"), "u1")).toBeNull();
   });
 });
 
@@ -172,9 +183,11 @@ describe("PostgreSQL literals", () => {
     expect(far).toContain("'end':16383");
   });
 
-  it("builds the tsquery: phrases with <->, prefixes with :*, groups with &", () => {
-    expect(pgBodyQuery(parseQuery("绿松石 budg"))).toBe("('绿松' <-> '松石') & 'budg':*");
-    expect(pgBodyQuery(parseQuery("链"))).toBe("'链':*");
-    expect(pgBodyQuery(parseQuery("..."))).toBeNull();
+  it("builds the question's tsquery: any term or stem with |, prefixes with :*", () => {
+    expect(pgQuestionQuery(parseQuestion("绿松石 calling budg"))).toBe(
+      "'绿松' | '松石' | 'calling' | 'call' | 'budg':*",
+    );
+    expect(pgQuestionQuery(parseQuestion("链"))).toBe("'链':*");
+    expect(pgQuestionQuery(parseQuestion("..."))).toBeNull();
   });
 });

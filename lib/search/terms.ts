@@ -3,6 +3,10 @@
 // terms: a Latin (or any spaced-script) word is one term, normalized; a run of CJK characters becomes its
 // overlapping bigrams plus its last character alone, so every character starts a term (a one-character query is a
 // prefix query) and any two-character word inside running text (松石 in 绿松石手链) is a term of its own.
+// A word is also indexed under its Porter stem (named → name), so a question finds other forms of its words.
+
+import { stemmer } from "stemmer";
+import { zho as CHINESE_STOP_CHARACTERS, eng as ENGLISH_STOP_WORDS } from "stopword";
 
 /** Characters of scripts written without spaces between words. */
 const CJK_CHAR = String.raw`\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}`;
@@ -16,8 +20,6 @@ const RUNS = new RegExp(
 export const MAX_WORD_LENGTH = 64;
 /** Only this much of a message is indexed (bounds a PostgreSQL tsvector well below its 1 MB limit). */
 export const MAX_INDEXED_CHARS = 50_000;
-/** A query keeps at most this many groups, so its cost stays bounded. */
-export const MAX_QUERY_GROUPS = 12;
 
 export interface Token {
   term: string;
@@ -68,14 +70,30 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** The terms a message is indexed under, in order (their positions matter for phrases). */
-export function indexTerms(text: string): string[] {
-  return tokenize(text.slice(0, MAX_INDEXED_CHARS)).map((t) => t.term);
+/** A Latin word's stem, when it differs from the word (and is still a word); null otherwise. */
+export function stemOf(term: string): string | null {
+  if (term.length < 4 || !/^[a-z]+$/.test(term)) return null;
+  const stem = stemmer(term);
+  return stem !== term && stem.length >= 3 ? stem : null;
 }
 
 /**
- * One condition of a query; a document must satisfy every group. `terms` are a phrase (consecutive terms; one term
- * is just a word); `prefix`: the one term also matches longer terms that start with it.
+ * The terms a message is indexed under, in order (their positions matter for CJK phrases): each word followed by
+ * its stem when that differs. A stem only ever follows a Latin word, so CJK runs stay contiguous.
+ */
+export function indexTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const t of tokenize(text.slice(0, MAX_INDEXED_CHARS))) {
+    terms.push(t.term);
+    const stem = t.cjk ? null : stemOf(t.term);
+    if (stem) terms.push(stem);
+  }
+  return terms;
+}
+
+/**
+ * What a snippet marks: each group's `terms` are a phrase (consecutive terms; one term is just a word); `prefix`:
+ * the one term also matches longer terms that start with it.
  */
 export interface QueryGroup {
   terms: string[];
@@ -86,43 +104,147 @@ export interface SearchQuery {
   groups: QueryGroup[];
 }
 
+// ---- questions: any-term queries ---------------------------------------------------------------------------------
+
+/** Question words and fillers a typed question carries besides the English stop list. */
+const EXTRA_ENGLISH_STOP = [
+  "again",
+  "remind",
+  "tell",
+  "know",
+  "currently",
+  "these",
+  "days",
+  "ever",
+  "anything",
+  "something",
+  "please",
+  "does",
+  "doing",
+  "done",
+  "whats",
+  "when",
+  "whom",
+  "whose",
+  "why",
+  "i",
+  "im",
+  "ive",
+  "id",
+  "me",
+  "mine",
+  "us",
+  "s",
+  "t",
+  "d",
+  "ll",
+  "m",
+  "re",
+  "ve",
+];
+const EXTRA_CHINESE_STOP = [
+  "什么",
+  "哪里",
+  "哪儿",
+  "哪个",
+  "哪些",
+  "哪天",
+  "怎么",
+  "怎样",
+  "为什",
+  "么时",
+  "时候",
+  "我的",
+  "我们",
+  "你的",
+  "现在",
+  "目前",
+  "来着",
+  "还记",
+  "记得",
+  "告诉",
+  "一下",
+  "是不",
+  "不是",
+  "有没",
+  "没有",
+  "可以",
+  "能不",
+  "的是",
+  "是什",
+  "一个",
+  "这个",
+  "那个",
+  "吗？",
+  "了吗",
+];
+const STOP = new Set<string>([...ENGLISH_STOP_WORDS, ...EXTRA_ENGLISH_STOP, ...EXTRA_CHINESE_STOP]);
+const STOP_CHARACTERS = new Set<string>(CHINESE_STOP_CHARACTERS);
+
 /**
- * What a typed query searches for. Each word is a group; each CJK run a phrase of its bigrams (one character: a
- * prefix, matching every term that starts with it). The last word is also a prefix when the query does not end
- * with a space and it has at least two letters, so results follow typing ("conv" finds "conversation").
+ * Whether a term carries no content: a stop word, or a CJK bigram with a stop character in it (bigrams cut across
+ * words, and one that holds 的, 是 or 我 is mostly the seam between two words).
  */
-export function parseQuery(q: string): SearchQuery {
-  const groups: QueryGroup[] = [];
-  const seen = new Set<string>();
-  let run: Token[] = [];
-  const flushRun = () => {
-    if (run.length === 0) return;
-    // A run of n ≥ 2 characters has n - 1 bigrams followed by its last character; the phrase is the bigrams.
-    const terms = run.length === 1 ? [(run[0] as Token).term] : run.slice(0, -1).map((t) => t.term);
-    add({ terms, prefix: run.length === 1 });
-    run = [];
-  };
-  const add = (group: QueryGroup) => {
-    const key = `${group.prefix ? "*" : ""}${group.terms.join(" ")}`;
-    if (seen.has(key) || groups.length >= MAX_QUERY_GROUPS) return;
-    seen.add(key);
-    groups.push(group);
-  };
+export function isStopTerm(term: string): boolean {
+  if (STOP.has(term)) return true;
+  if (!/[\p{scx=Han}]/u.test(term)) return false;
+  return [...term].some((c) => STOP_CHARACTERS.has(c));
+}
+
+/**
+ * One content term of a question: a word (with its stem, which the index also holds) or a CJK bigram. `prefix`: the
+ * last word while it is still being typed (no space after it), which also matches longer words.
+ */
+export interface QuestionTerm {
+  term: string;
+  stem: string | null;
+  prefix: boolean;
+}
+
+export interface QuestionQuery {
+  /** Distinct content terms, in order of first appearance; a document matching any of them is a candidate. */
+  terms: QuestionTerm[];
+}
+
+/** At most this many terms of a question are searched for, so a long paste stays a bounded query. */
+export const MAX_QUESTION_TERMS = 24;
+
+/**
+ * What a natural-language question (or a search typed word by word) searches for: its content terms, any of which
+ * may match — stop words of English and Chinese left out, words also by their stem, CJK runs by their bigrams. A
+ * one-character CJK run is a prefix (it matches the bigrams it starts); so is the last word while it is typed, so
+ * results follow typing ("conv" finds "conversation"). A question of stop words only keeps them, so it searches.
+ */
+export function parseQuestion(q: string): QuestionQuery {
   const tokens = tokenize(q);
+  const seen = new Set<string>();
+  const content: QuestionTerm[] = [];
+  const stops: QuestionTerm[] = [];
   tokens.forEach((token, i) => {
-    if (token.cjk) {
-      // Tokens of one run are contiguous: a bigram ends where the next one's second character ends.
-      const previous = run.at(-1);
-      if (previous && !(token.start < previous.end)) flushRun();
-      run.push(token);
-      return;
-    }
-    flushRun();
-    const last = i === tokens.length - 1;
-    add({ terms: [token.term], prefix: last && token.term.length >= 2 && !/\s$/u.test(q) });
+    const previous = tokens[i - 1];
+    const alone = token.cjk && [...token.term].length === 1;
+    // A run's last character follows its last bigram in the index: inside a longer run it adds nothing.
+    const runEnd = alone && previous?.cjk === true && previous.end === token.end;
+    if (runEnd || seen.has(token.term)) return;
+    seen.add(token.term);
+    const typing = !token.cjk && i === tokens.length - 1 && token.term.length >= 2 && !/\s$/u.test(q);
+    const term = { term: token.term, stem: token.cjk ? null : stemOf(token.term), prefix: alone || typing };
+    (isStopTerm(token.term) ? stops : content).push(term);
   });
-  flushRun();
-  return { groups };
+  return { terms: (content.length > 0 ? content : stops).slice(0, MAX_QUESTION_TERMS) };
+}
+
+/** The question's content terms as typed-search groups, for marking them in a snippet (stems match there too). */
+export function questionMarks(q: string): SearchQuery {
+  return { groups: parseQuestion(q).terms.map((t) => ({ terms: [t.term], prefix: t.prefix })) };
+}
+
+/** Whether a message whose index terms are `held` has the question term (the word, its stem, or a longer word). */
+export function questionTermMatches(held: ReadonlySet<string>, t: QuestionTerm): boolean {
+  if (held.has(t.term) || (t.stem !== null && held.has(t.stem))) return true;
+  if (!t.prefix) return false;
+  for (const term of held) if (term.startsWith(t.term)) return true;
+  return false;
 }
 
 /** Whether an indexed term satisfies a query term (prefix or exact). */
@@ -139,14 +261,14 @@ export function ftsBody(text: string): string {
   return indexTerms(text).join(" ");
 }
 
-/**
- * An FTS5 MATCH expression: the owner column's token (see lib/db/search.ts ownerToken), and every group in the body.
- * Null when the query has no terms.
- */
-export function ftsMatch(query: SearchQuery, owner: string): string | null {
-  if (query.groups.length === 0) return null;
-  const groups = query.groups.map((g) => `${ftsString(g.terms.join(" "))}${g.prefix ? "*" : ""}`);
-  return `owner : ${ftsString(owner)} AND body : (${groups.join(" AND ")})`;
+/** The FTS5 MATCH of a question: the owner's token and any of its terms (a word or its stem). */
+export function ftsQuestionMatch(query: QuestionQuery, owner: string): string | null {
+  if (query.terms.length === 0) return null;
+  const alternatives = query.terms.flatMap((t) => [
+    `${ftsString(t.term)}${t.prefix ? "*" : ""}`,
+    ...(t.stem ? [ftsString(t.stem)] : []),
+  ]);
+  return `owner : ${ftsString(owner)} AND body : (${[...new Set(alternatives)].join(" OR ")})`;
 }
 
 // ---- PostgreSQL tsvector / tsquery ---------------------------------------------------------------------------------
@@ -180,14 +302,12 @@ export function pgOwnerLexeme(owner: string): string {
   return pgLexeme(`@${owner}`);
 }
 
-/** The tsquery literal of the query's groups (phrases with <->, prefixes with :*); null when it has no terms. */
-export function pgBodyQuery(query: SearchQuery): string | null {
-  if (query.groups.length === 0) return null;
-  return query.groups
-    .map((g) => {
-      const phrase = g.terms.map(pgLexeme).join(" <-> ");
-      const group = g.prefix ? `${phrase}:*` : phrase;
-      return g.terms.length > 1 ? `(${group})` : group;
-    })
-    .join(" & ");
+/** The tsquery literal of a question: any of its terms (a word or its stem); null when it has none. */
+export function pgQuestionQuery(query: QuestionQuery): string | null {
+  if (query.terms.length === 0) return null;
+  const alternatives = query.terms.flatMap((t) => [
+    `${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`,
+    ...(t.stem ? [pgLexeme(t.stem)] : []),
+  ]);
+  return [...new Set(alternatives)].join(" | ");
 }
