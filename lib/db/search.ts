@@ -1,17 +1,15 @@
 import { createHash } from "node:crypto";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { buildSnippet } from "@/lib/search/snippet";
 import {
   ftsQuestionMatch,
-  indexTerms,
   parseQuestion,
-  pgOwnerLexeme,
   pgQuestionQuery,
-  pgTermsVector,
   questionMarks,
   questionTermMatches,
-} from "@/lib/search/terms";
+} from "@/lib/search/question";
+import { buildSnippet } from "@/lib/search/snippet";
+import { indexTerms, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
 import { type Db, databaseKind, db, type Tx } from "./client";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search

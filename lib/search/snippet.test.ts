@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { questionMarks } from "./question";
 import { buildSnippet, escapeHtml, matchRanges, snippetParts } from "./snippet";
-import { questionMarks } from "./terms";
 
 const q = (s: string) => questionMarks(s);
 

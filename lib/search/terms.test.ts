@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
 import {
-  ftsBody,
   ftsQuestionMatch,
-  indexTerms,
   isStopTerm,
   MAX_QUESTION_TERMS,
+  parseQuestion,
+  pgQuestionQuery,
+  questionTermMatches,
+} from "./question";
+import {
+  ftsBody,
+  indexTerms,
   MAX_WORD_LENGTH,
   normalizeWord,
-  parseQuestion,
   pgOwnerLexeme,
-  pgQuestionQuery,
   pgTermsVector,
-  questionTermMatches,
   stemOf,
   tokenize,
 } from "./terms";
