@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { MAIN_PORT, MAIN_URL, WINDOW_PORT, WINDOW_SIZE, WINDOW_URL } from "./e2e/config";
+import { MAIN_PORT, MAIN_URL, startArgs, WINDOW_PORT, WINDOW_SIZE, WINDOW_URL } from "./e2e/config";
 
 // Run through `npm run test:e2e` (scripts/e2e.ts): it creates the run's database, sets it up and builds the app.
 // Both servers serve the same build and the same database; the second one only has a memory window of 2.
@@ -28,7 +28,7 @@ const serverEnv = {
 };
 
 const server = (port: number, url: string, env: Record<string, string>) => ({
-  command: `node_modules/.bin/next start -H 127.0.0.1 -p ${port}`,
+  command: ["node_modules/.bin/next", ...startArgs(port)].join(" "),
   url: `${url}/api/health`,
   env: { ...serverEnv, ...env },
   // Never reuse: a server already on the port would serve another database, not this run's fresh one.

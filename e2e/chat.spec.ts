@@ -133,7 +133,7 @@ test.describe("chat with memory", () => {
     await expect(page.getByTestId("current-user")).toHaveText(user.name);
 
     // "New chat" starts empty although this view took its address without a navigation.
-    await chat.newChat.click();
+    await chat.openNewChat();
     await expect(page).toHaveURL(/\/$/);
     await expect(chat.emptyState).toBeVisible();
   });
@@ -141,7 +141,7 @@ test.describe("chat with memory", () => {
   test("(3) a new session in the same account does not recall it @pg", async ({ page, chat, user }) => {
     const firstId = await rememberAndRecall(chat, user);
 
-    await chat.newChat.click();
+    await chat.openNewChat();
     await expect(page).toHaveURL(/\/$/);
     await expect(chat.emptyState).toBeVisible();
     const answer = await chat.send(ASK);

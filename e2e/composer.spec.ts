@@ -124,7 +124,7 @@ test.describe("drafts", () => {
     await expect(chat.input).toHaveValue("a draft in this conversation");
 
     // Each conversation has its own draft, and the new-chat page its own.
-    await chat.newChat.click();
+    await chat.openNewChat();
     await expect(page).toHaveURL(/\/$/);
     await expect(chat.input).toHaveValue("");
     await chat.input.fill("another new chat");

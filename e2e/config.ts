@@ -22,6 +22,20 @@ export const MAIN_PORT = port("E2E_PORT", 3210);
 export const WINDOW_PORT = port("E2E_WINDOW_PORT", 3211);
 export const WINDOW_SIZE = 2;
 
+/**
+ * `next start`'s arguments for every test server. Idle keep-alive sockets stay open two minutes: with Node's
+ * default of 5 s, a client that reused a socket just as the server closed it got "socket hang up (ECONNRESET)".
+ */
+export const startArgs = (port: number) => [
+  "start",
+  "-H",
+  "127.0.0.1",
+  "-p",
+  String(port),
+  "--keepAliveTimeout",
+  "120000",
+];
+
 // 127.0.0.1 everywhere: cookies are per host, and localhost would be a different one.
 export const MAIN_URL = `http://127.0.0.1:${MAIN_PORT}`;
 export const WINDOW_URL = `http://127.0.0.1:${WINDOW_PORT}`;

@@ -8,7 +8,7 @@ import {
   type Page,
   request as playwrightRequest,
 } from "@playwright/test";
-import { MAIN_URL } from "./config";
+import { MAIN_URL, startArgs } from "./config";
 
 // Shared helpers for every spec: page objects (ChatPage, AuthPage), account helpers that go through the real
 // HTTP surface, and fixtures that give each test its own freshly registered user. Import `test` and `expect`
@@ -111,6 +111,16 @@ export class ChatPage {
     this.sessionLinks = page.getByTestId("session-link");
     this.newChat = page.getByTestId("new-chat");
     this.notFound = page.getByTestId("not-found");
+  }
+
+  /**
+   * Clicks the sidebar's "New chat" and waits until the new-chat page has replaced the conversation (address "/",
+   * no answers shown), so that the next send() does not count the answers of the page being left.
+   */
+  async openNewChat() {
+    await this.newChat.click();
+    await expect(this.page).toHaveURL(/\/$/);
+    await expect(this.assistantItems).toHaveCount(0);
   }
 
   /** Opens a new chat, or the conversation `sessionId`, and waits for the composer. */
@@ -416,24 +426,20 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   if (await health()) throw new Error(`Something already answers on ${url}; stop it first.`);
   const databaseUrl = process.env.E2E_DATABASE_URL;
   if (!databaseUrl) throw new Error("E2E_DATABASE_URL is not set: run through `npm run test:e2e`.");
-  const child: ChildProcess = spawn(
-    "node_modules/.bin/next",
-    ["start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        NEXT_TELEMETRY_DISABLED: "1",
-        // As playwright.config.ts's servers: the tests' requests carry the main server's Origin, and every
-        // test registers a user from 127.0.0.1.
-        ALLOWED_ORIGINS: MAIN_URL,
-        RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: "10000",
-        ...(process.env.E2E_AUTH_SECRET ? { AUTH_SECRET: process.env.E2E_AUTH_SECRET } : {}),
-        ...env,
-      },
-      stdio: ["ignore", "ignore", "pipe"],
+  const child: ChildProcess = spawn("node_modules/.bin/next", startArgs(port), {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      NEXT_TELEMETRY_DISABLED: "1",
+      // As playwright.config.ts's servers: the tests' requests carry the main server's Origin, and every
+      // test registers a user from 127.0.0.1.
+      ALLOWED_ORIGINS: MAIN_URL,
+      RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: "10000",
+      ...(process.env.E2E_AUTH_SECRET ? { AUTH_SECRET: process.env.E2E_AUTH_SECRET } : {}),
+      ...env,
     },
-  );
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();

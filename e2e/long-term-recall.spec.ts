@@ -28,7 +28,7 @@ test.describe("long-term memory across conversations", () => {
     await expect(chat.assistantItems.last().getByTestId("tool-step")).toHaveAttribute("data-ok", "true");
 
     // Conversation B knows it, and its context shows the long-term entry linking to A's message.
-    await chat.newChat.click();
+    await chat.openNewChat();
     await expect(chat.emptyState).toBeVisible();
     expect((await chat.send(ASK)).text).toBe("Your favourite colour is teal.");
     const b = chat.sessionId() as string;
@@ -79,7 +79,7 @@ test.describe("long-term memory across conversations", () => {
 
     const off = await page.request.patch("/api/me/settings", { data: { longTermMemory: false } });
     expect(off.ok()).toBe(true);
-    await chat.newChat.click();
+    await chat.openNewChat();
     await expect(chat.emptyState).toBeVisible();
     expect((await chat.send(ASK)).text).not.toContain("teal");
     expect((await chat.openContext(-1)).entries.map((e) => e.source)).toEqual(["system", "current"]);

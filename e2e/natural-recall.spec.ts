@@ -43,7 +43,7 @@ test.describe("natural-language recall", () => {
 
   test("a new conversation does not know it", async ({ chat, user }) => {
     await stateThenAsk(chat, user, "My code word is 青云-4173", "What is my code word?");
-    await chat.newChat.click();
+    await chat.openNewChat();
     await expect(chat.emptyState).toBeVisible();
     const answer = await chat.send("What is my code word?");
     expect(answer.text).not.toContain("青云-4173");

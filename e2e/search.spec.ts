@@ -17,7 +17,7 @@ test.describe("search", () => {
     await chat.send(target);
     const withTarget = chat.sessionId() as string;
     await chat.send("Something else entirely, to move the message up.");
-    await chat.newChat.click();
+    await chat.openNewChat();
     await chat.send(`Another conversation about the ${word} too`);
 
     // Ctrl+K opens search from the composer; Escape closes it and gives focus back.
