@@ -91,7 +91,7 @@ describe(`looping parent links (${kind})`, () => {
   }, 5_000);
 
   it("the admin's review and the export of a looped conversation answer", async () => {
-    const { userId, sessionId, ids } = await loopedConversation();
+    const { userId, sessionId } = await loopedConversation();
     const admin = await db.user.update({ where: { id: userId }, data: { role: "ADMIN" } });
     signedIn(admin.id);
     const review = await adminSession.GET(call("GET", `/api/admin/sessions/${sessionId}`), ctx(sessionId));
