@@ -109,12 +109,30 @@ export function cacheStatements(conn: Database.Database, size = STATEMENT_CACHE_
   }) as unknown as typeof conn.prepare;
 }
 
+/**
+ * How long a request may hold the database (docs/decisions/023-input-boundary.md). An interactive transaction is
+ * rolled back by Prisma after `timeout` (and waits at most `maxWait` to start); on PostgreSQL the server itself
+ * also ends any statement after `statement_timeout` and a session left idle inside a transaction after
+ * `idle_in_transaction_session_timeout` (a process that stopped mid-transaction), releasing their locks.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 2_000, timeout: 5_000 } as const;
+export const POSTGRES_SESSION_LIMITS = {
+  statement_timeout: 10_000,
+  idle_in_transaction_session_timeout: 15_000,
+} as const;
+
 /** A new client for `url`. The caller owns it ($disconnect when done). Connects on first use. */
 export function createPrismaClient(url: string): Db {
   if (databaseKind(url) === "sqlite") {
-    return new SqlitePrismaClient({ adapter: new SqliteAdapterWithPragmas({ url: sqlitePath(url) }) });
+    return new SqlitePrismaClient({
+      adapter: new SqliteAdapterWithPragmas({ url: sqlitePath(url) }),
+      transactionOptions: TRANSACTION_OPTIONS,
+    });
   }
-  const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  const client = new PostgresPrismaClient({
+    adapter: new PrismaPg({ connectionString: url, ...POSTGRES_SESSION_LIMITS }),
+    transactionOptions: TRANSACTION_OPTIONS,
+  });
   return client as unknown as Db;
 }
 

@@ -270,6 +270,64 @@ describe(`long-term memory belongs to its user (${kind})`, () => {
   });
 });
 
+describe(`damaged supersede links and concurrent deletes (${kind})`, () => {
+  // The 5 s limit is the hang detector: before the walk kept a visited set, this DELETE never answered.
+  it("a loop of replaced facts stored in the database cannot hang a delete: both go, nothing else", async () => {
+    const owner = await createUser();
+    const { facts } = await conversationWithFacts(owner.id, ["I like tea", "I like coffee", "I like water"]);
+    const [tea, coffee, water] = facts;
+    if (!tea || !coffee || !water) throw new Error("facts missing");
+    await db.memoryFact.update({ where: { id: tea.id }, data: { supersededById: coffee.id } });
+    await db.memoryFact.update({ where: { id: coffee.id }, data: { supersededById: tea.id } });
+    signedIn(owner.id);
+
+    const del = await memory.DELETE(call("DELETE", `/api/memories/${tea.id}`), ctx({ id: tea.id }));
+    expect(del.status).toBe(200);
+    expect(await del.json()).toEqual({ deleted: { MemoryFact: 2 } });
+    const left = await db.memoryFact.findMany({ where: { userId: owner.id }, select: { id: true } });
+    expect(left).toEqual([{ id: water.id }]);
+  }, 5_000);
+
+  it("a link into another user's facts is never followed: deleting one's own fact leaves theirs", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const {
+      facts: [mine],
+    } = await conversationWithFacts(owner.id, ["my code word is HERON"]);
+    const {
+      facts: [theirs],
+    } = await conversationWithFacts(other.id, ["my code word is OTTER"]);
+    if (!mine || !theirs) throw new Error("facts missing");
+    // Damaged rows: each points at the other user's fact.
+    await db.memoryFact.update({ where: { id: theirs.id }, data: { supersededById: mine.id } });
+    await db.memoryFact.update({ where: { id: mine.id }, data: { supersededById: theirs.id } });
+    signedIn(owner.id);
+
+    const del = await memory.DELETE(call("DELETE", `/api/memories/${mine.id}`), ctx({ id: mine.id }));
+    expect(await del.json()).toEqual({ deleted: { MemoryFact: 1 } });
+    expect(await db.memoryFact.count({ where: { id: theirs.id } })).toBe(1);
+  }, 5_000);
+
+  it("five concurrent deletes of one fact: exactly one 200, the others 404, one audit entry", async () => {
+    const owner = await createUser();
+    const { facts } = await conversationWithFacts(owner.id, ["my colour is red", "my colour is blue"]);
+    const [red, blue] = facts;
+    if (!red || !blue) throw new Error("facts missing");
+    await db.memoryFact.update({ where: { id: red.id }, data: { supersededById: blue.id } });
+    signedIn(owner.id);
+
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        memory.DELETE(call("DELETE", `/api/memories/${blue.id}`), ctx({ id: blue.id })),
+      ),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 404, 404, 404, 404]);
+    expect(await db.memoryFact.count({ where: { userId: owner.id } })).toBe(0);
+    expect(await db.auditLog.count({ where: { action: "memory.delete", targetId: blue.id } })).toBe(1);
+  });
+});
+
 describe(`the long-term memory setting (${kind})`, () => {
   it("is on by default, and switching it off persists (the turn reads it) until switched on again", async () => {
     const user = await createUser();

@@ -28,6 +28,9 @@ export interface FactRow {
 
 type Client = Tx | typeof db;
 
+/** Replacements followed back from a forgotten fact (one indexed read each); no real chain is this long. */
+const MAX_SUPERSEDE_STEPS = 1000;
+
 /**
  * The user's switch and a fingerprint of their active facts (count and newest change), in one statement served by
  * the (userId, supersededById, updatedAt) index: a turn reads the facts themselves only when the fingerprint moved.
@@ -101,17 +104,23 @@ export async function forgetFacts(tx: Tx, { userId, ids }: { userId: string; ids
   if (ids.length === 0) return [];
   const chosen = await tx.memoryFact.findMany({ where: { userId, id: { in: ids } }, select: factSelect });
   const all = [...chosen];
-  let frontier = chosen.map((f) => f.id);
-  while (frontier.length > 0) {
-    const older = await tx.memoryFact.findMany({
-      where: { userId, supersededById: { in: frontier } },
-      select: factSelect,
-    });
+  // Damaged rows may link in a loop: a fact is visited once, and the walk is bounded in steps whatever the rows.
+  const seen = new Set(chosen.map((f) => f.id));
+  let frontier = [...seen];
+  for (let step = 0; frontier.length > 0 && step < MAX_SUPERSEDE_STEPS; step++) {
+    const older = (
+      await tx.memoryFact.findMany({
+        where: { userId, supersededById: { in: frontier } },
+        select: factSelect,
+      })
+    ).filter((f) => !seen.has(f.id));
+    for (const f of older) seen.add(f.id);
     all.push(...older);
     frontier = older.map((f) => f.id);
   }
-  await tx.memoryFact.deleteMany({ where: { userId, id: { in: all.map((f) => f.id) } } });
-  return all;
+  const { count } = await tx.memoryFact.deleteMany({ where: { userId, id: { in: [...seen] } } });
+  // Nothing left to delete: a concurrent forget got there first, and it alone reports the facts.
+  return count === 0 ? [] : all;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -83,6 +83,8 @@ async function oneInstanceAtATime(work: () => Promise<void>): Promise<boolean> {
   }
   return db.$transaction(
     async (tx) => {
+      // This transaction only holds the lock while the round works on other connections: idle by design.
+      await tx.$executeRaw`SET LOCAL idle_in_transaction_session_timeout = 0`;
       const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
         SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK_KEY}::bigint) AS locked`;
       if (!row?.locked) return false;

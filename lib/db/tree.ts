@@ -31,6 +31,7 @@ interface Walk {
  * `afterSeq`, each step a primary-key lookup; `columns` are the ChatMessage columns returned, newest first.
  * `+m."seq"` keeps SQLite from answering a step with a range of the session's (sessionId, seq) index — a scan of
  * the whole conversation per step — instead of the parent's key; PostgreSQL reads it as the same comparison.
+ * A parent is always older than its child, so requiring a falling seq ends the walk on looping (damaged) links.
  */
 function walkPath<Row>(
   client: Client,
@@ -45,7 +46,7 @@ function walkPath<Row>(
       UNION ALL
       SELECT m."parentId", ${list("m.")}, path."depth" + 1
       FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-      WHERE m."sessionId" = ${sessionId} AND +m."seq" > ${afterSeq} AND path."depth" < ${take}
+      WHERE m."sessionId" = ${sessionId} AND +m."seq" > ${afterSeq} AND +m."seq" < path."seq" AND path."depth" < ${take}
     )
     SELECT "parentId", ${list("")} FROM path ORDER BY "seq" DESC`;
 }
@@ -64,7 +65,7 @@ export async function walkUp(client: Client, walk: Walk): Promise<TreeNode[]> {
 /**
  * The newest leaf at or below a message: from it, the newest child at every step (a leaf is the newest message of
  * its branch, so this is the version the user saw last there). One recursive statement; its cost is the depth
- * below the message, nothing when it is a leaf already.
+ * below the message, nothing when it is a leaf already. Seqs rise at every step, so looping links end it too.
  */
 export async function newestLeafUnder(
   client: Client,
@@ -76,7 +77,7 @@ export async function newestLeafUnder(
       UNION ALL
       SELECT c."id", c."seq" FROM down JOIN "ChatMessage" AS c
         ON c."sessionId" = ${sessionId} AND c."parentId" = down."id"
-      WHERE c."seq" = (
+      WHERE c."seq" > down."seq" AND c."seq" = (
         SELECT MAX(n."seq") FROM "ChatMessage" AS n WHERE n."sessionId" = ${sessionId} AND n."parentId" = down."id"
       )
     )

@@ -429,6 +429,31 @@ describe("export and import", () => {
     (fact.longTermMemory?.facts[1] as { messageLocalId: string }).messageLocalId = "m42";
     expect((await a.importFile(bob.id, JSON.stringify(fact))).status).toBe(422);
 
+    // Two facts that replace each other: a delete would walk the loop.
+    const loop = structuredClone(file);
+    const [f0, f1] = loop.longTermMemory?.facts ?? [];
+    if (!f0 || !f1) throw new Error("facts missing");
+    f0.supersededByLocalId = f1.localId;
+    f1.supersededByLocalId = f0.localId;
+    const looped = await a.importFile(bob.id, JSON.stringify(loop));
+    expect(looped.status).toBe(422);
+    expect(looped.body.error.details).toEqual([
+      {
+        path: "longTermMemory.facts.0.supersededByLocalId",
+        message: `the facts ${f0.localId} → ${f1.localId} → ${f0.localId} replace each other in a loop`,
+      },
+    ]);
+
+    // The limit of an edited fact holds for an imported one.
+    const long = structuredClone(file);
+    (long.longTermMemory?.facts[0] as { text: string }).text = "x".repeat(3030);
+    const tooLong = await a.importFile(bob.id, JSON.stringify(long));
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.error.details).toContainEqual({
+      path: "longTermMemory.facts.0.text",
+      message: "A memory can have at most 500 characters.",
+    });
+
     expect(await ownedRows(a.db, bob.id)).toEqual(before);
   });
 

@@ -139,6 +139,77 @@ describe("the export format", () => {
     ]);
   });
 
+  it("finds facts that replace each other in a loop, each loop once, naming where it starts", () => {
+    const fact = (localId: string, supersededByLocalId: string | null) => ({
+      localId,
+      text: `fact ${localId}`,
+      subject: null,
+      conversationLocalId: "c1",
+      messageLocalId: "m1",
+      supersededByLocalId,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const looped = parse(
+      file({
+        longTermMemory: {
+          enabled: true,
+          // f0 → f1 → f2 → f1 (a loop entered from f0), f3 → f4 → f3, f5 → f6 (a chain: fine).
+          facts: [
+            fact("f0", "f1"),
+            fact("f1", "f2"),
+            fact("f2", "f1"),
+            fact("f3", "f4"),
+            fact("f4", "f3"),
+            fact("f5", "f6"),
+            fact("f6", null),
+          ],
+        },
+      }),
+    );
+    expect(checkConsistency(looped)).toEqual([
+      {
+        path: "longTermMemory.facts.1.supersededByLocalId",
+        message: "the facts f1 → f2 → f1 replace each other in a loop",
+      },
+      {
+        path: "longTermMemory.facts.3.supersededByLocalId",
+        message: "the facts f3 → f4 → f3 replace each other in a loop",
+      },
+    ]);
+  });
+
+  it("holds a fact to the limits of an edit: trimmed, at most 500 characters", () => {
+    const withFact = (text: string) =>
+      exportSchema.safeParse(
+        file({
+          longTermMemory: {
+            enabled: true,
+            facts: [
+              {
+                localId: "f1",
+                text,
+                subject: null,
+                conversationLocalId: "c1",
+                messageLocalId: "m1",
+                supersededByLocalId: null,
+                createdAt: at,
+                updatedAt: at,
+              },
+            ],
+          },
+        }),
+      );
+    expect(withFact("x".repeat(500)).success).toBe(true);
+    const long = withFact("x".repeat(3030));
+    expect(long.error?.issues[0]).toMatchObject({
+      path: ["longTermMemory", "facts", 0, "text"],
+      message: "A memory can have at most 500 characters.",
+    });
+    expect(withFact("   ").success).toBe(false);
+    expect(withFact(`  ${"x".repeat(500)}  `).data?.longTermMemory?.facts[0]?.text).toBe("x".repeat(500));
+  });
+
   it("rewrites attachment references and keeps their size", () => {
     expect(attachmentLocalIdOf("attachment:a1?w=4&h=3")).toBe("a1");
     expect(attachmentLocalIdOf("https://x.test/a1")).toBeNull();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_FACT_CHARS } from "@/lib/api/memory-schemas";
 import { ATTACHMENT_REF_PREFIX } from "@/lib/memory/attachments";
 
 // The export file (docs/decisions/018-export-import.md): `recall-export`, version 1. Pure — no database, no
@@ -16,6 +17,8 @@ const count = z.number().int().min(0).nullable();
 
 /** A text inside a file: bounded so that one field cannot hold the whole import. */
 const MAX_TEXT_CHARS = 2_000_000;
+/** A fact's subject as lib/memory makes it (normalizeSubject keeps 80 characters). */
+const MAX_SUBJECT_CHARS = 80;
 
 export const toolCallSchema = z.object({
   id: z.string().min(1).max(200),
@@ -103,8 +106,13 @@ export type ExportConversation = z.infer<typeof conversationSchema>;
 
 export const factSchema = z.object({
   localId,
-  text: z.string().min(1).max(10_000),
-  subject: z.string().max(500).nullable(),
+  // The limits of a fact everywhere else (the remember tool, an edit): an import is not a way around them.
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_FACT_CHARS, `A memory can have at most ${MAX_FACT_CHARS} characters.`),
+  subject: z.string().max(MAX_SUBJECT_CHARS).nullable(),
   conversationLocalId: localId,
   messageLocalId: localId,
   supersededByLocalId: localId.nullable(),
@@ -216,7 +224,40 @@ export function checkConsistency(file: ExportFile): FormatIssue[] {
   if (file.longTermMemory && facts.size !== file.longTermMemory.facts.length) {
     say(["longTermMemory", "facts"], "duplicate fact ids");
   }
+  for (const loop of supersedeLoops(file.longTermMemory?.facts ?? [])) {
+    say(
+      ["longTermMemory", "facts", loop.index, "supersededByLocalId"],
+      `the facts ${loop.ids.join(" → ")} replace each other in a loop`,
+    );
+  }
   return issues;
+}
+
+/**
+ * The loops among `supersededByLocalId` links (a replaced fact must lead to an active one), each once: where it is
+ * first entered (the fact's index in the list) and its ids, back to the first. Each fact is visited once.
+ */
+function supersedeLoops(facts: readonly ExportFact[]): { index: number; ids: string[] }[] {
+  const indexOf = new Map(facts.map((f, i) => [f.localId, i]));
+  const done = new Set<string>();
+  const loops: { index: number; ids: string[] }[] = [];
+  for (const start of facts) {
+    const trail: string[] = [];
+    const onTrail = new Set<string>();
+    let at: string | null = start.localId;
+    while (at !== null && !done.has(at) && !onTrail.has(at)) {
+      trail.push(at);
+      onTrail.add(at);
+      const i = indexOf.get(at);
+      at = i === undefined ? null : (facts[i]?.supersededByLocalId ?? null);
+    }
+    if (at !== null && onTrail.has(at) && at !== trail.at(-1)) {
+      const ids = trail.slice(trail.indexOf(at));
+      loops.push({ index: indexOf.get(at) ?? 0, ids: [...ids, at] });
+    }
+    for (const id of trail) done.add(id);
+  }
+  return loops;
 }
 
 /** The local id an `attachment:<id>[?…]` reference names, or null. */
