@@ -1,9 +1,20 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { MAIN_PORT, MAIN_URL, startArgs, WINDOW_PORT, WINDOW_SIZE, WINDOW_URL } from "./e2e/config";
+import {
+  MAIN_PORT,
+  MAIN_URL,
+  SCRIPTED_PORT,
+  SCRIPTED_URL,
+  startArgs,
+  WINDOW_PORT,
+  WINDOW_SIZE,
+  WINDOW_URL,
+} from "./e2e/config";
 
 // Run through `npm run test:e2e` (scripts/e2e.ts): it creates the run's database, sets it up and builds the app.
-// Both servers serve the same build and the same database; the second one only has a memory window of 2.
+// The servers serve the same build and the same database. The main one has the demo model a newcomer meets; the
+// scripted one the test model that lists what it received (docs/decisions/022-test-model.md), for the specs that
+// assert on memory; the window one the scripted model with a memory window of 2.
 
 const databaseUrl = process.env.E2E_DATABASE_URL;
 if (!databaseUrl) {
@@ -82,6 +93,11 @@ export default defineConfig({
   webServer: [
     server(MAIN_PORT, MAIN_URL, {}),
     // The window tests are about one conversation's memory: long-term memory would carry facts past the window.
-    server(WINDOW_PORT, WINDOW_URL, { MEMORY_MAX_MESSAGES: String(WINDOW_SIZE), LONG_TERM_MEMORY: "false" }),
+    server(WINDOW_PORT, WINDOW_URL, {
+      MEMORY_MAX_MESSAGES: String(WINDOW_SIZE),
+      LONG_TERM_MEMORY: "false",
+      OFFLINE_MODEL: "scripted",
+    }),
+    server(SCRIPTED_PORT, SCRIPTED_URL, { OFFLINE_MODEL: "scripted" }),
   ],
 });

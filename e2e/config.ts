@@ -18,9 +18,11 @@ const port = (name: string, fallback: number) => {
 
 /** The main server: default configuration (memory window 20). */
 export const MAIN_PORT = port("E2E_PORT", 3210);
-/** A second server on the same build and database with MEMORY_MAX_MESSAGES=2, for the window test. */
+/** A second server on the same build and database with MEMORY_MAX_MESSAGES=2 and the scripted model, for the window test. */
 export const WINDOW_PORT = port("E2E_WINDOW_PORT", 3211);
 export const WINDOW_SIZE = 2;
+/** A third server with the scripted test model (OFFLINE_MODEL=scripted): the specs that assert on memory use it. */
+export const SCRIPTED_PORT = port("E2E_SCRIPTED_PORT", 3219);
 
 /**
  * `next start`'s arguments for every test server. Idle keep-alive sockets stay open two minutes: with Node's
@@ -39,3 +41,4 @@ export const startArgs = (port: number) => [
 // 127.0.0.1 everywhere: cookies are per host, and localhost would be a different one.
 export const MAIN_URL = `http://127.0.0.1:${MAIN_PORT}`;
 export const WINDOW_URL = `http://127.0.0.1:${WINDOW_PORT}`;
+export const SCRIPTED_URL = `http://127.0.0.1:${SCRIPTED_PORT}`;

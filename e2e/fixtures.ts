@@ -8,13 +8,14 @@ import {
   type Page,
   request as playwrightRequest,
 } from "@playwright/test";
-import { MAIN_URL, startArgs } from "./config";
+import { type Listing, parseListing } from "../lib/llm/scripted-listing";
+import { MAIN_URL, SCRIPTED_URL, startArgs } from "./config";
 
 // Shared helpers for every spec: page objects (ChatPage, AuthPage), account helpers that go through the real
 // HTTP surface, and fixtures that give each test its own freshly registered user. Import `test` and `expect`
 // from here, not from @playwright/test.
 
-export { ADMIN, MAIN_URL, WINDOW_SIZE, WINDOW_URL } from "./config";
+export { ADMIN, MAIN_URL, SCRIPTED_URL, WINDOW_SIZE, WINDOW_URL } from "./config";
 
 export interface Credentials {
   email: string;
@@ -398,6 +399,34 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+// ---------------------------------------------------------------------------------------------------------
+// The scripted model (docs/decisions/022-test-model.md)
+// ---------------------------------------------------------------------------------------------------------
+
+/** Inside a `test.describe` (or at the top of a spec): its tests talk to the server with the scripted model. */
+export function withScriptedModel() {
+  // The browser's own Origin: a different forced one makes Chromium refuse the page's scripts.
+  test.use({ baseURL: SCRIPTED_URL, extraHTTPHeaders: { origin: SCRIPTED_URL } });
+}
+
+/** What the scripted model received for the last answer of `sessionId`: its stored reply, read back. */
+export async function lastReceived(request: APIRequestContext, sessionId: string): Promise<Listing> {
+  const res = await request.get(`/api/sessions/${sessionId}`);
+  expect(res.status()).toBe(200);
+  const { messages } = (await res.json()) as { messages: { role: string; text: string }[] };
+  const text = messages.filter((m) => m.role === "assistant").at(-1)?.text ?? "";
+  const listing = parseListing(text);
+  expect(listing, `the last answer is the scripted model's listing:\n${text}`).not.toBeNull();
+  return listing as Listing;
+}
+
+/** The texts of a listing's entries with `role` (and `section`, for system ones), in the order sent. */
+export function sent(listing: Listing, role: string, section?: string): string[] {
+  return listing.entries
+    .filter((e) => e.role === role && (section === undefined || e.section === section))
+    .map((e) => e.text);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Extra servers

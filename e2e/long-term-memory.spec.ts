@@ -1,8 +1,13 @@
 import type { Page } from "@playwright/test";
-import { ADMIN, expect, MAIN_URL, signInViaApi, test } from "./fixtures";
+import { ADMIN, expect, MAIN_URL, signInViaApi, test, withScriptedModel } from "./fixtures";
 
-// Long-term memory (issue 11). The /memory page as the UI alone can drive it: the long-term memory switch and the
-// empty list; the admin's fact count. Facts themselves come from the chat's remember tool (block at the end).
+// Long-term memory. The /memory page as the UI alone can drive it: the long-term memory switch and the empty list;
+// the admin's fact count. Facts themselves come from the chat's remember tool, which the scripted model calls as a
+// test scripts it ("/tool remember {…}").
+
+withScriptedModel();
+
+const remember = (fact: string) => `/tool remember ${JSON.stringify({ fact })}`;
 
 const memorySwitch = (page: Page) => page.getByTestId("long-term-memory-switch");
 
@@ -89,9 +94,9 @@ test.describe("the /memory page", () => {
     user: _user,
   }) => {
     await chat.goto();
-    await chat.send("Remember that my favourite colour is teal");
-    await chat.send("my favourite colour is now amber");
-    await chat.send("Remember that I live in Lisbon");
+    await chat.send(remember("My favourite colour is teal"));
+    await chat.send(remember("My favourite colour is amber"));
+    await chat.send(remember("I live in Lisbon"));
     const sessionId = chat.sessionId();
 
     await page.goto("/memory");
@@ -109,7 +114,7 @@ test.describe("the /memory page", () => {
     };
     expect(history.messages.find((m) => m.id === source.searchParams.get("message"))).toMatchObject({
       role: "user",
-      text: "Remember that I live in Lisbon",
+      text: remember("I live in Lisbon"),
     });
 
     // Inline edit: Enter saves, Escape cancels, focus goes back to Edit either way.
@@ -180,7 +185,7 @@ test("an admin deletes a user's memories after confirming; the count drops to ze
   const created = await page.request.post("/api/sessions", { data: { title: "Facts" } });
   const { session } = (await created.json()) as { session: { id: string } };
   const turn = await page.request.post(`/api/sessions/${session.id}/messages`, {
-    data: { content: "Remember that my pin hint is OCELOT" },
+    data: { content: remember("My pin hint is OCELOT") },
   });
   expect(await turn.text()).toContain('"type":"done"');
 

@@ -1,9 +1,12 @@
 import type { APIRequestContext, Locator } from "@playwright/test";
-import { ADMIN, type ChatPage, expect, test } from "./fixtures";
+import { ADMIN, type ChatPage, expect, lastReceived, sent, test, withScriptedModel } from "./fixtures";
 
-// Per-conversation memory from the chat header (issue 10): a fact from turn 1 recalled at turn 15 only through
-// a summary, forgotten with a plain window of the same size; the header control changing what the next answer
-// is sent; and clearing memory while the history stays. The offline model can only answer from what it is sent.
+// Per-conversation memory from the chat header: a fact from turn 1 reaching the model at turn 15 only through a
+// summary, gone with a plain window of the same size; the header control changing what the next answer is sent;
+// and clearing memory while the history stays. The scripted model answers with the list of what it received, so
+// each test asserts on what reached the model.
+
+withScriptedModel();
 
 const FACT = "My code word is 青云-4173.";
 const CODE = "青云-4173";
@@ -36,12 +39,12 @@ async function memoryOf(request: APIRequestContext, sessionId: string): Promise<
 
 /**
  * In a new conversation: the policy set through the header control, the fact said in the chat, 13 fillers
- * through the API, the page reloaded, and the question asked at turn 15. Returns the answer.
+ * through the API, the page reloaded, and the question asked at turn 15.
  */
 async function factThenFillersThenAsk(
   chat: ChatPage,
   policy: "window" | "summary",
-): Promise<{ sessionId: string; answer: string }> {
+): Promise<{ sessionId: string }> {
   const { request } = chat.page;
   const sessionId = await createConversation(request);
   await chat.goto(sessionId);
@@ -71,7 +74,7 @@ async function factThenFillersThenAsk(
   expect(messages).toHaveLength(30);
   expect(messages[0]).toMatchObject({ role: "user", seq: 1, text: FACT });
   expect(messages[28]).toMatchObject({ role: "user", seq: 29, text: QUESTION });
-  return { sessionId, answer: answer.text };
+  return { sessionId };
 }
 
 /** The entries of a context panel with their token counts, as shown. */
@@ -82,12 +85,19 @@ function entryTokens(panel: Locator) {
 }
 
 test.describe("conversation memory", () => {
-  test("a fact from turn 1 is recalled at turn 15 through a summary @pg", async ({
+  test("a fact from turn 1 reaches the model at turn 15 through a summary @pg", async ({
     chat,
     user: _signedIn,
   }) => {
-    const { answer } = await factThenFillersThenAsk(chat, "summary");
-    expect(answer).toContain(CODE);
+    const { sessionId } = await factThenFillersThenAsk(chat, "summary");
+    const received = await lastReceived(chat.page.request, sessionId);
+    // Inside the summary the model was sent, not as a message of its own; the question comes last, once.
+    expect(sent(received, "system", "Summary of the earlier conversation").join("\n")).toContain(
+      `User: ${FACT}`,
+    );
+    expect(sent(received, "user")).not.toContain(FACT);
+    expect(sent(received, "user").filter((t) => t === QUESTION)).toHaveLength(1);
+    expect(received.entries.at(-1)).toMatchObject({ role: "user", text: QUESTION });
     await expect(chat.memory.text).toHaveText(
       /^Remembers the last 4 messages · \d+ earlier ones summarized$/,
     );
@@ -105,13 +115,20 @@ test.describe("conversation memory", () => {
     await expect(panel.getByTestId("context-policy")).toHaveText("Summary + the last 4 messages");
   });
 
-  test("with a window of 4 and no summary, the fact from turn 1 is forgotten", async ({
+  test("with a window of 4 and no summary, the fact from turn 1 is not sent", async ({
     chat,
     user: _signedIn,
   }) => {
-    const { answer } = await factThenFillersThenAsk(chat, "window");
-    expect(answer).not.toContain(CODE);
-    expect(answer).toContain("don't know");
+    const { sessionId } = await factThenFillersThenAsk(chat, "window");
+    const received = await lastReceived(chat.page.request, sessionId);
+    expect(JSON.stringify(received.entries)).not.toContain(CODE);
+    // The last four messages (two fillers and their answers), then the question.
+    expect(sent(received, "user")).toEqual([
+      "Filler 12: tell me something about the number 84.",
+      "Filler 13: tell me something about the number 91.",
+      QUESTION,
+    ]);
+    expect(sent(received, "assistant")).toHaveLength(2);
 
     const { panel, entries } = await chat.openContext(-1);
     expect(entries.filter((e) => e.source === "summary")).toHaveLength(0);
@@ -148,8 +165,10 @@ test.describe("conversation memory", () => {
     await expect(chat.memory.text).toHaveText("Remembers the last 2 messages");
     await chat.page.keyboard.press("Escape");
 
-    const answer = await chat.send(QUESTION);
-    expect(answer.text).toContain("don't know");
+    await chat.send(QUESTION);
+    const received = await lastReceived(chat.page.request, chat.sessionId() as string);
+    expect(sent(received, "user")).toEqual(["Tell me about rivers.", QUESTION]);
+    expect(JSON.stringify(received.entries)).not.toContain(CODE);
     const { panel, entries } = await chat.openContext(-1);
     expect(entries.filter((e) => e.source === "history").map((e) => e.seq)).toEqual([3, 4]);
     await expect(panel.getByTestId("context-policy")).toHaveText("Window of the last 2 messages");
@@ -169,6 +188,8 @@ test.describe("conversation memory", () => {
     await expect(chat.memory.text).toHaveText("Memory off");
     await chat.page.keyboard.press("Escape");
     await chat.send("Tell me about lakes.");
+    const alone = await lastReceived(chat.page.request, chat.sessionId() as string);
+    expect(alone.entries.map((e) => e.role)).toEqual(["system", "user"]);
     const off = await chat.openContext(-1);
     expect(off.entries.filter((e) => e.source === "history")).toHaveLength(0);
     await expect(off.panel.getByTestId("context-policy")).toHaveText("Memory off");
@@ -180,8 +201,9 @@ test.describe("conversation memory", () => {
   }) => {
     await chat.goto();
     await chat.send(FACT);
-    await chat.send(QUESTION).then((a) => expect(a.text).toContain(CODE));
-    const sessionId = chat.sessionId();
+    await chat.send(QUESTION);
+    const sessionId = chat.sessionId() as string;
+    expect(sent(await lastReceived(chat.page.request, sessionId), "user")).toEqual([FACT, QUESTION]);
 
     await chat.memory.clear();
     await expect(chat.memory.text).toHaveText("Memory cleared — remembers only what was said since");
@@ -193,14 +215,15 @@ test.describe("conversation memory", () => {
     ).toBeVisible();
     await chat.page.keyboard.press("Escape");
 
-    const answer = await chat.send(QUESTION);
-    expect(answer.text).not.toContain(CODE);
-    expect(answer.text).toContain("don't know");
+    await chat.send(QUESTION);
+    const received = await lastReceived(chat.page.request, sessionId);
+    expect(JSON.stringify(received.entries)).not.toContain(CODE);
+    expect(sent(received, "user")).toEqual([QUESTION]);
     const { entries } = await chat.openContext(-1);
     expect(entries.filter((e) => e.seq !== null && e.seq <= 4)).toEqual([]);
 
     // After a reload: the history still has the fact, marked as said before the clear.
-    await chat.goto(sessionId ?? undefined);
+    await chat.goto(sessionId);
     const messages = await chat.messages();
     expect(messages[0]).toMatchObject({ role: "user", seq: 1, text: FACT });
     expect(messages).toHaveLength(6);

@@ -36,6 +36,7 @@ describe("parseEnv", () => {
       MEMORY_POLICY: "window",
       MEMORY_MAX_TOKENS: 8000,
       MODEL_CONTEXT_TOKENS: 128_000,
+      OFFLINE_MODEL: "demo",
       OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: 0,
       OFFLINE_MODEL_TOKEN_DELAY_MS: 0,
       ADMIN_NAME: "Admin",
@@ -72,6 +73,7 @@ describe("parseEnv", () => {
     ["MEMORY_POLICY", "everything"],
     ["MEMORY_MAX_TOKENS", "99"],
     ["MODEL_CONTEXT_TOKENS", "0"],
+    ["OFFLINE_MODEL", "gpt"],
     ["OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS", "-5"],
     ["OFFLINE_MODEL_TOKEN_DELAY_MS", "soon"],
     ["ADMIN_EMAIL", "admin"],
@@ -97,6 +99,17 @@ describe("parseEnv", () => {
     ["no", false],
   ])("reads MEMORY_ENABLED=%s as %s", (value, expected) => {
     expect(parse({ MEMORY_ENABLED: value }).MEMORY_ENABLED).toBe(expected);
+  });
+
+  it("names the scripted model when OFFLINE_MODEL=scripted, and ignores the setting with an API key", () => {
+    expect(parse({ OFFLINE_MODEL: "scripted" })).toMatchObject({
+      OFFLINE_MODEL: "scripted",
+      model: "recall-scripted",
+    });
+    expect(parse({ OFFLINE_MODEL: "scripted", OPENAI_API_KEY: "sk-x" })).toMatchObject({
+      offlineModel: false,
+      model: "gpt-4o-mini",
+    });
   });
 
   it("uses a real model when OPENAI_API_KEY is set", () => {

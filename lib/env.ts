@@ -53,6 +53,8 @@ const schema = z.object({
   TOOL_MAX_STEPS: intFrom(0, 16).default(4),
   MODEL_FIRST_BYTE_TIMEOUT_MS: intFrom(100, 600_000).default(60_000),
   MODEL_IDLE_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
+  // Without OPENAI_API_KEY: the demo model a newcomer meets, or the scripted model the tests talk to.
+  OFFLINE_MODEL: z.enum(["demo", "scripted"], { message: "must be demo or scripted" }).default("demo"),
   OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: nonNegativeInt.max(60_000).default(0),
   OFFLINE_MODEL_TOKEN_DELAY_MS: nonNegativeInt.max(10_000).default(0),
   ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
@@ -134,7 +136,13 @@ export function parseEnv(raw: Record<string, string | undefined>): Env {
     ...e,
     AUTH_SECRET: e.AUTH_SECRET ?? readOrCreateSecret(e.AUTH_SECRET_FILE),
     offlineModel,
-    model: e.OPENAI_MODEL ?? (offlineModel ? "recall-offline" : "gpt-4o-mini"),
+    model:
+      e.OPENAI_MODEL ??
+      (offlineModel
+        ? e.OFFLINE_MODEL === "scripted"
+          ? "recall-scripted"
+          : "recall-offline"
+        : "gpt-4o-mini"),
   };
 }
 

@@ -97,7 +97,7 @@ function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   // The tests run against the offline model with the documented defaults, whatever the caller's shell holds.
   for (const name of Object.keys(env)) {
-    if (/^(OPENAI_|MEMORY_|OFFLINE_MODEL_|CHAT_)/.test(name)) delete env[name];
+    if (/^(OPENAI_|MEMORY_|OFFLINE_MODEL|CHAT_)/.test(name)) delete env[name];
   }
   const authSecret = process.env.E2E_AUTH_SECRET ?? randomBytes(32).toString("base64url");
   return {

@@ -344,10 +344,11 @@ describe("a message's attachments", () => {
     });
 
     const { createModel, streamReply } = await import("@/lib/llm/client");
-    const { offlineAttachmentReply } = await import("@/lib/llm/offline-attachments");
+    const { attachmentReply } = await import("@/lib/llm/demo/attachments");
+    const { requestMessages } = await import("@/lib/llm/wire");
     for (const style of ["chat", "responses"] as const) {
       const body = style === "chat" ? { messages: toChatMessages(sent) } : { input: toResponsesInput(sent) };
-      expect(offlineAttachmentReply(body, "plain")).toBe(
+      expect(attachmentReply(requestMessages(body), "plain")).toBe(
         "The picture you sent is a PNG image, 64 × 48 pixels.",
       );
       // And the projections go through the real SDK path to the offline handler without complaint.

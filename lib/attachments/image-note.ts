@@ -7,7 +7,7 @@
 // and its size as stored, and the size it is shown at when that differs. lib/attachments/resolve.ts appends one
 // line per image to the user item's text for the model call only, after the message and any text files, in the
 // order of the image parts that follow it; memory, the snapshot and the recorded context keep the references.
-// The offline model reads these lines (lib/llm/offline-attachments.ts). Pure: no imports.
+// The demo model reads these lines (lib/llm/demo/attachments.ts). Pure: no imports.
 
 export type ImageType = "PNG" | "JPEG" | "WebP" | "GIF";
 

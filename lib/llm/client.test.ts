@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import type { MemoryItem } from "@/lib/memory";
 import { type ApiStyle, createModel, isAbortError, type Model, type ReplyEvent, streamReply } from "./client";
-import { OFFLINE_MODEL_NAME } from "./offline-model";
+import { DEMO_MODEL_NAME } from "./demo";
+import { SCRIPTED_MODEL_NAME } from "./scripted";
 
 const items: MemoryItem[] = [
   { role: "system", text: "You are Recall." },
@@ -46,8 +47,23 @@ function failingModel(style: ApiStyle, status: number, body: unknown): Model {
 describe("createModel", () => {
   it("builds the offline model when there is no API key", () => {
     const model = createModel({ style: "chat" });
-    expect(model).toMatchObject({ model: OFFLINE_MODEL_NAME, style: "chat", offline: true });
+    expect(model).toMatchObject({ model: DEMO_MODEL_NAME, style: "chat", offline: true });
     expect(model.client.baseURL).toBe("http://offline.recall.invalid/v1");
+  });
+
+  it("builds the demo or the scripted model as configured, each answering in its own way", async () => {
+    const ask = async (offline: "demo" | "scripted") => {
+      const model = createModel({ style: "chat", offline });
+      const items = [{ role: "user" as const, text: "My name is Ada." }];
+      let text = "";
+      for await (const event of streamReply({ items, model })) if (event.type === "done") text = event.text;
+      return { name: model.model, text };
+    };
+    expect(await ask("demo")).toEqual({ name: DEMO_MODEL_NAME, text: "Nice to meet you, Ada." });
+    expect(await ask("scripted")).toEqual({
+      name: SCRIPTED_MODEL_NAME,
+      text: "scripted: 1 received\n1 user: My name is Ada.",
+    });
   });
 
   it("builds a provider client with an API key", () => {

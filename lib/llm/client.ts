@@ -2,7 +2,9 @@ import OpenAI from "openai";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { type MemoryItem, type ToolCall, toChatMessages, toResponsesInput } from "@/lib/memory";
-import { createOfflineFetch, OFFLINE_MODEL_NAME } from "./offline-model";
+import { DEMO_MODEL_NAME, demoAnswer } from "./demo";
+import { SCRIPTED_MODEL_NAME, scriptedAnswer } from "./scripted";
+import { createModelFetch } from "./wire";
 
 // The one place that creates an OpenAI client.
 
@@ -24,6 +26,8 @@ const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 export interface ModelConfig {
   /** Absent or empty: the offline model. */
   apiKey?: string | undefined;
+  /** Which offline model (default: the demo). */
+  offline?: "demo" | "scripted" | undefined;
   baseURL?: string | undefined;
   model?: string | undefined;
   style: ApiStyle;
@@ -45,13 +49,19 @@ export function createModel(config: ModelConfig): Model {
     idleTimeoutMs: config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
   };
   if (!config.apiKey) {
-    const fetch = createOfflineFetch({
-      firstTokenDelayMs: config.offlineFirstTokenDelayMs ?? 0,
-      tokenDelayMs: config.offlineTokenDelayMs ?? 0,
-    });
+    const scripted = config.offline === "scripted";
+    const name = scripted ? SCRIPTED_MODEL_NAME : DEMO_MODEL_NAME;
+    const fetch = createModelFetch(
+      scripted ? scriptedAnswer : demoAnswer,
+      {
+        firstTokenDelayMs: config.offlineFirstTokenDelayMs ?? 0,
+        tokenDelayMs: config.offlineTokenDelayMs ?? 0,
+      },
+      name,
+    );
     return {
       client: new OpenAI({ apiKey: "offline", baseURL: OFFLINE_BASE_URL, fetch, maxRetries: 0 }),
-      model: config.model ?? OFFLINE_MODEL_NAME,
+      model: config.model ?? name,
       style: config.style,
       offline: true,
       ...timeouts,
@@ -78,6 +88,7 @@ let cached: Model | undefined;
 export function getModel(): Model {
   cached ??= createModel({
     apiKey: env.OPENAI_API_KEY,
+    offline: env.OFFLINE_MODEL,
     baseURL: env.OPENAI_BASE_URL,
     model: env.model,
     style: env.OPENAI_API_STYLE,

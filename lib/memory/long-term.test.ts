@@ -41,6 +41,11 @@ describe("subjectOf", () => {
   it("normalizes spelling and case", () => {
     expect(normalizeSubject(" Favorite  COLOR ")).toBe("favourite colour");
     expect(normalizeSubject("!!")).toBeNull();
+    // The demo model asks with the same key: "the", "my" and "our" lead no subject; variants are one spelling.
+    expect(normalizeSubject("my Code-Word")).toBe("code-word");
+    expect(normalizeSubject("The codeword")).toBe("code word");
+    expect(normalizeSubject("our dog’s name")).toBe("dog's name");
+    expect(normalizeSubject("the")).toBeNull();
   });
 });
 

@@ -49,15 +49,32 @@ const SPELLINGS: Record<string, string> = {
   fave: "favourite",
 };
 
-/** A subject key: lower case, single spaces, British spellings ("Favorite Color" → "favourite colour"). */
+// The one subject normalizer: facts that replace each other (here) and the demo model's recall (lib/llm/demo) agree
+// on what "the same subject" is.
+const SUBJECT_SPELLINGS: Record<string, string> = {
+  ...SPELLINGS,
+  fav: "favourite",
+  codeword: "code word",
+  "e-mail": "email",
+  passcode: "pass code",
+};
+
+/**
+ * A subject key: lower case, single spaces, no leading "the"/"my"/"our", British spellings ("The Favorite Color" →
+ * "favourite colour"); null when nothing is left.
+ */
 export function normalizeSubject(subject: string): string | null {
   const words = subject
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s'’-]/gu, " ")
+    .replaceAll("’", "'")
+    .replace(/[^\p{L}\p{N}\s'-]/gu, " ")
     .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => SPELLINGS[w] ?? w);
-  const key = words.join(" ").slice(0, 80);
+    .filter(Boolean);
+  while (words[0] === "the" || words[0] === "my" || words[0] === "our") words.shift();
+  const key = words
+    .map((w) => SUBJECT_SPELLINGS[w] ?? w)
+    .join(" ")
+    .slice(0, 80);
   return key === "" ? null : key;
 }
 

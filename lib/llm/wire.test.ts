@@ -1,6 +1,10 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { createOfflineFetch, estimateTokens, offlineReply } from "./offline-model";
+import { demoAnswer, demoReply } from "./demo";
+import { createModelFetch, estimateTokens } from "./wire";
+
+const createOfflineFetch = (delays: { firstTokenDelayMs: number; tokenDelayMs: number }) =>
+  createModelFetch(demoAnswer, delays, "recall-offline");
 
 function client(firstTokenDelayMs = 0, tokenDelayMs = 0): OpenAI {
   return new OpenAI({
@@ -12,9 +16,9 @@ function client(firstTokenDelayMs = 0, tokenDelayMs = 0): OpenAI {
 }
 
 const QUESTION = "Tell me something about the sea, please";
-const EXPECTED = offlineReply([{ role: "user", text: QUESTION }]);
+const EXPECTED = demoReply([{ role: "user", text: QUESTION }]);
 
-describe("offline fetch via the OpenAI SDK: Chat Completions", () => {
+describe("the wire handler via the OpenAI SDK: Chat Completions", () => {
   it("streams deltas that concatenate to the reply, with usage", async () => {
     const stream = await client().chat.completions.create({
       model: "recall-offline",
@@ -115,7 +119,7 @@ describe("offline fetch via the OpenAI SDK: Chat Completions", () => {
   });
 });
 
-describe("offline fetch via the OpenAI SDK: Responses", () => {
+describe("the wire handler via the OpenAI SDK: Responses", () => {
   it("streams the whole event sequence with deltas and usage", async () => {
     const stream = await client().responses.create({
       model: "recall-offline",
@@ -202,7 +206,7 @@ describe("offline fetch via the OpenAI SDK: Responses", () => {
   });
 });
 
-describe("offline fetch: raw HTTP behaviour", () => {
+describe("the wire handler: raw HTTP behaviour", () => {
   const fetch = createOfflineFetch({ firstTokenDelayMs: 0, tokenDelayMs: 20 });
   const post = (path: string, body: unknown, signal?: AbortSignal) =>
     fetch(`http://anything.invalid/base${path}`, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MemoryItem } from "@/lib/memory";
-import { offlineReply, offlineStep } from "./offline-model";
-import { isTitleRequest, TITLE_REQUEST_MARK, titleOf, titleRequestParts, writeTitle } from "./offline-title";
+import { demoAnswer, demoReply as offlineReply } from ".";
+import { isTitleRequest, TITLE_REQUEST_MARK, titleOf, titleRequestParts, writeTitle } from "./title";
 
 const user = (text: string): MemoryItem => ({ role: "user", text });
 const system = (text: string): MemoryItem => ({ role: "system", text });
@@ -67,10 +67,11 @@ describe("the title the offline model writes", () => {
     expect(writeTitle(request("", ""))).toBe("");
   });
 
-  it("is what offlineReply answers a title request with, and never plans a tool call for it", () => {
+  it("is what the demo answers a title request with, and never plans a tool call for it", () => {
     const messages = request("Remember that my code word is heron");
     expect(offlineReply(messages)).toBe("Remember that my code word");
-    expect(offlineStep(messages, new Set(["remember", "search_memories"]))).toEqual({
+    const wire = messages.map((m) => ({ ...m, images: [], calls: [] }));
+    expect(demoAnswer({ messages: wire, tools: ["remember", "search_memories"] })).toEqual({
       reply: "Remember that my code word",
     });
   });
