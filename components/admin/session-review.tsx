@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { getJson, sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
+import { getJson, sendJson } from "@/lib/client/api";
 import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 import { AdminMessage, type ParentNote } from "./admin-message";
 import { MemoryPanel } from "./memory-panel";

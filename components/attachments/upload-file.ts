@@ -1,7 +1,8 @@
 // The browser's upload of one file: POST /api/attachments as multipart/form-data through XMLHttpRequest, the one
-// browser API that reports upload progress. Failures become a RequestError like every other call (components/chat/api).
-import { RequestError } from "@/components/chat/api";
+// browser API that reports upload progress. Failures become a RequestError like every other call (lib/client/api).
+
 import type { AttachmentView } from "@/lib/attachments/upload";
+import { RequestError } from "@/lib/client/api";
 
 export type { AttachmentView };
 

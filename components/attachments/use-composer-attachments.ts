@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { isAbort, RequestError } from "@/components/chat/api";
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGES_PER_MESSAGE } from "@/lib/attachments/limits";
+import { isAbort, RequestError } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { type AttachmentView, uploadFile } from "./upload-file";
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import type { ModelInfo } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { MemoryControl } from "./memory-control";
-import type { ModelInfo } from "./types";
 
 export function ChatHeader({
   modelInfo,

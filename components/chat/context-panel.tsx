@@ -2,8 +2,8 @@
 
 import { useEffect, useState } from "react";
 import useSWR from "swr";
+import { getJson } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
-import { getJson } from "./api";
 import { formatCount } from "./format";
 import { describePolicy, describeSummary } from "./memory-words";
 

@@ -3,11 +3,11 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { MemoryChange, MemoryPolicyKind, MemoryStateView } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import type { Translator } from "@/lib/i18n/translate";
 import { formatCount } from "./format";
 import { describeMemory, describeSummary } from "./memory-words";
-import type { MemoryChange, MemoryPolicyKind, MemoryStateView } from "./types";
 import { useMemory } from "./use-memory";
 
 const POLICY_LABELS = {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { MemoryStateView } from "@/lib/client/types";
 import { compileMessages } from "@/lib/i18n/compile";
 import { loadMessages } from "@/lib/i18n/messages";
 import { createTranslator, type Translator } from "@/lib/i18n/translate";
 import * as words from "./memory-words";
-import type { MemoryStateView } from "./types";
 
 let en: Translator<"chatMemory">;
 let zh: Translator<"chatMemory">;

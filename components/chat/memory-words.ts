@@ -1,6 +1,6 @@
+import type { MemoryStateView } from "@/lib/client/types";
 import type { Translator } from "@/lib/i18n/translate";
 import { formatCount } from "./format";
-import type { MemoryStateView } from "./types";
 
 // What a conversation's memory is, in plain words: the header's memory control and the context inspector say it
 // the same way. Pure (the caller hands in its translator), so the wording is unit-tested (memory-words.test.ts).

@@ -2,25 +2,20 @@
 
 import { useRef, useState } from "react";
 import { MessageAttachments } from "@/components/attachments/message-attachments";
+import { hasVersions } from "@/lib/client/branches";
+import type { EditState } from "@/lib/client/conversation-store";
+import { type ChatMessageView, isTemporary } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
-import { hasVersions } from "./branches";
 import { ContextPanel } from "./context-panel";
 import { CopyButton } from "./copy-button";
 import { Markdown } from "./markdown";
 import { MessageEditor } from "./message-editor";
 import { ToolSteps } from "./tool-steps";
-import { type ChatMessageView, isTemporary } from "./types";
 import { type VersionStep, VersionSwitcher } from "./version-switcher";
 
 /** A message's small actions: always shown (no hover needed on touch screens), reachable with Tab. */
 const ACTION =
   "-my-1 rounded px-1 py-1 underline-offset-2 hover:text-zinc-900 hover:underline focus-visible:outline-2 focus-visible:outline-zinc-900 disabled:cursor-not-allowed disabled:no-underline disabled:opacity-50";
-
-export interface EditState {
-  /** The question being edited. */
-  id: string;
-  text: string;
-}
 
 export function MessageBubble({
   message,

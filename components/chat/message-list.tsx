@@ -2,10 +2,11 @@
 
 import { Fragment, useEffect, useMemo, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import type { EditState } from "@/lib/client/conversation-store";
+import { foldToolSteps } from "@/lib/client/tool-steps-fold";
+import { type ChatMessageView, isTemporary } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
-import { type EditState, MessageBubble } from "./message-bubble";
-import { foldToolSteps } from "./tool-steps-fold";
-import { type ChatMessageView, isTemporary } from "./types";
+import { MessageBubble } from "./message-bubble";
 import type { VersionStep } from "./version-switcher";
 
 const EXAMPLES = ["list.example1", "list.example2", "list.example3", "list.example4"] as const;

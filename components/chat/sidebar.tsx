@@ -12,11 +12,11 @@ import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
+import { sendJson } from "@/lib/client/api";
+import type { SessionSummary } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
-import { sendJson } from "./api";
 import { Shortcuts } from "./shortcuts";
 import { setTabTitle } from "./tab-title";
-import type { SessionSummary } from "./types";
 import { forgetDraft } from "./use-draft";
 import { useSessions } from "./use-sessions";
 

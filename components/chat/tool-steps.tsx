@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
+import type { ToolStepView } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
-import type { ToolStepView } from "./types";
 
 type T = ReturnType<typeof useT<"tools">>;
 

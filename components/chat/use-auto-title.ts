@@ -1,8 +1,11 @@
 "use client";
 
 import { useCallback, useEffect, useRef } from "react";
-import { getJson } from "./api";
-import type { ConversationPage } from "./types";
+import { getJson } from "@/lib/client/api";
+import type { ConversationPage } from "@/lib/client/types";
+import { useChat } from "./chat-store";
+import { setTabTitle } from "./tab-title";
+import { useRevalidateSessions } from "./use-sessions";
 
 /**
  * When to look for the automatic title after a conversation's first answer (ms after the previous look). The server
@@ -13,41 +16,41 @@ export const TITLE_LOOKS_MS = [400, 800, 1500, 3000, 6000] as const;
 
 /**
  * Follows the automatic title of a new conversation: after its first answer, reads the conversation a few times
- * (TITLE_LOOKS_MS) until its title differs from `current()`, then hands it to `onTitle` (the page's heading, the tab
+ * (TITLE_LOOKS_MS) until its title differs from the one in the store, then shows it (the page's heading, the tab
  * and the sidebar). Stops on unmount, and when another conversation is watched.
  */
-export function useAutoTitle({
-  current,
-  onTitle,
-}: {
-  /** The title this view shows now. */
-  current: () => string | undefined;
-  onTitle: (title: string) => void;
-}): (sessionId: string) => void {
+export function useAutoTitle(): (sessionId: string) => void {
+  const { store } = useChat();
+  const revalidateSessions = useRevalidateSessions();
   const watch = useRef<AbortController | null>(null);
-  const latest = useRef({ current, onTitle });
-  latest.current = { current, onTitle };
   useEffect(() => () => watch.current?.abort(), []);
 
-  return useCallback((sessionId: string) => {
-    watch.current?.abort();
-    const controller = new AbortController();
-    watch.current = controller;
-    void (async () => {
-      for (const ms of TITLE_LOOKS_MS) {
-        await new Promise((resolve) => setTimeout(resolve, ms));
-        if (controller.signal.aborted) return;
-        // The newest page of one message: the session's title is what is wanted here.
-        const page = await getJson<ConversationPage>(`/api/sessions/${sessionId}?limit=1`).catch(() => null);
-        if (controller.signal.aborted) return;
-        const title = page?.session?.title;
-        if (title && title !== latest.current.current()) {
-          latest.current.onTitle(title);
-          return;
+  return useCallback(
+    (sessionId: string) => {
+      watch.current?.abort();
+      const controller = new AbortController();
+      watch.current = controller;
+      void (async () => {
+        for (const ms of TITLE_LOOKS_MS) {
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          if (controller.signal.aborted) return;
+          // The newest page of one message: the session's title is what is wanted here.
+          const page = await getJson<ConversationPage>(`/api/sessions/${sessionId}?limit=1`).catch(
+            () => null,
+          );
+          if (controller.signal.aborted) return;
+          const title = page?.session?.title;
+          if (title && title !== store.getState().conversations[sessionId]?.title) {
+            store.dispatch({ type: "titleChanged", key: sessionId, title });
+            if (store.getState().shown === sessionId) setTabTitle(title);
+            revalidateSessions();
+            return;
+          }
+          // Renamed by the user meanwhile: that title stands, and the rename already showed it.
+          if (page?.session?.titleByUser) return;
         }
-        // Renamed by the user meanwhile: that title stands, and the rename already showed it.
-        if (page?.session?.titleByUser) return;
-      }
-    })();
-  }, []);
+      })();
+    },
+    [store, revalidateSessions],
+  );
 }

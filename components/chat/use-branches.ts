@@ -1,99 +1,84 @@
 "use client";
 
-import { type Dispatch, type SetStateAction, useCallback, useRef, useState } from "react";
+import { useCallback } from "react";
+import { useSWRConfig } from "swr";
+import { getJson, sendJson } from "@/lib/client/api";
+import { parentForEdit, pathAbove, pathThroughQuestion } from "@/lib/client/branches";
+import { shownConversation, shownSessionId, type TurnStart } from "@/lib/client/conversation-store";
+import type { TurnBody, TurnResult } from "@/lib/client/turn-stream";
+import type { ChatMessageView, ConversationPage } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
-import { getJson, sendJson } from "./api";
-import { joinPath, parentForEdit, pathAbove, pathThroughQuestion } from "./branches";
-import type { ChatMessageView, ConversationPage } from "./types";
+import { useChat, useShown } from "./chat-store";
+import { memoryKey } from "./use-memory";
 import { useComposerProblem } from "./use-send";
-import type { TurnResult, useTurn } from "./use-turn";
+import { useRevalidateSessions } from "./use-sessions";
+import { useTurn } from "./use-turn";
 
 let tempIds = 0;
 const tempId = () => `temp-branch-${++tempIds}`;
 
+const placeholder = (seq: number): ChatMessageView => ({
+  id: tempId(),
+  seq,
+  role: "assistant",
+  text: "",
+  status: "streaming",
+  createdAt: new Date().toISOString(),
+});
+
 /**
- * Versions of messages (issue 13): edit a question (a new question under the same parent), regenerate an answer
- * (a new answer to the same question), switch between versions (PATCH activeLeafId), and show the branch that holds
- * a given message. The list always shows one path; each of these replaces it from the point that changed, and
- * once a new turn is over the path is read again from the server, so every version count is the server's.
+ * Versions of messages: edit a question (a new question under the same parent), regenerate an answer (a new answer
+ * to the same question), switch between versions (PATCH activeLeafId), and show the branch that holds a given
+ * message. The list always shows one path; each of these replaces it from the point that changed, and once a new
+ * turn is over the path is read again from the server, so every version count is the server's.
  */
-export function useBranches({
-  sessionId,
-  messages,
-  setMessages,
-  hasMore,
-  setHasMore,
-  turn,
-  setError,
-  maxInputChars,
-  onSessionsChanged,
-  onPathChanged,
-}: {
-  sessionId: string | null;
-  messages: ChatMessageView[];
-  setMessages: Dispatch<SetStateAction<ChatMessageView[]>>;
-  hasMore: boolean;
-  setHasMore: (hasMore: boolean) => void;
-  turn: ReturnType<typeof useTurn>;
-  setError: (message: string | null) => void;
-  maxInputChars: number;
-  onSessionsChanged: () => void;
-  /** The path changed without a turn (a switch): what depends on it (memory) is read again. */
-  onPathChanged: () => void;
-}) {
+export function useBranches() {
+  const { store, maxInputChars } = useChat();
   const t = useT("chat");
   const errorText = useErrorText();
   const composerProblem = useComposerProblem();
   const notSent = errorText({ code: "not_sent" });
-  const [switching, setSwitching] = useState(false);
-  // The newest path, for the async steps below (a switch resolves after renders that changed `messages`).
-  const latest = useRef({ messages, hasMore });
-  latest.current = { messages, hasMore };
+  const turn = useTurn();
+  const switching = useShown((c) => c.switching);
+  const revalidateSessions = useRevalidateSessions();
+  const { mutate } = useSWRConfig();
 
-  /** Shows `page` (the newest page of the active path) in place of the path from its first message down. */
-  const show = useCallback(
-    (page: ConversationPage) => {
-      const joined = joinPath(latest.current.messages, latest.current.hasMore, page);
-      latest.current = joined;
-      setMessages(joined.messages);
-      setHasMore(joined.hasMore);
-    },
-    [setMessages, setHasMore],
-  );
+  /** The conversation on screen, as it is now (async steps below resolve after renders that changed it). */
+  const current = useCallback(() => {
+    const state = store.getState();
+    return { sessionId: shownSessionId(state), ...shownConversation(state) };
+  }, [store]);
 
   /** Reads the active path again from the server (after a new version was written). */
   const reload = useCallback(
     async (owner: string) => {
       const page = await getJson<ConversationPage>(`/api/sessions/${owner}`).catch(() => null);
-      if (page) show(page);
+      if (page) store.dispatch({ type: "branchShown", key: owner, page });
       return page;
     },
-    [show],
+    [store],
   );
 
   /** Streams a new version's turn; on anything but acceptance the path before it comes back. */
   const runVersion = useCallback(
     async (
       owner: string,
-      before: ChatMessageView[],
-      run: () => Promise<TurnResult>,
+      body: TurnBody,
+      start: TurnStart,
+      userTempId?: string,
     ): Promise<TurnResult["kind"]> => {
-      const result = await run();
-      onSessionsChanged();
-      if (result.kind === "accepted") {
-        await reload(owner);
-        return "accepted";
-      }
-      setMessages(before);
-      if (result.kind === "stopped") {
+      const result = await turn.run(owner, body, start, { userTempId });
+      revalidateSessions();
+      if (result.kind === "accepted" || result.kind === "stopped") {
         // Stopped before the server answered: it may have taken the turn just before. Its path decides.
         await reload(owner);
       } else {
-        setError(result.kind === "rejected" ? errorText(result.error) : notSent);
+        const message = result.kind === "rejected" ? errorText(result.error) : notSent;
+        store.dispatch({ type: "errorShown", key: owner, message });
       }
       return result.kind;
     },
-    [onSessionsChanged, reload, setMessages, setError, errorText, notSent],
+    [turn, revalidateSessions, reload, errorText, notSent, store],
   );
 
   /**
@@ -102,78 +87,54 @@ export function useBranches({
    */
   const edit = useCallback(
     async (message: ChatMessageView, content: string): Promise<boolean> => {
+      const { sessionId, messages, hasMore, turn: running, switching: busy } = current();
       const text = content.trim();
-      if (!sessionId || turn.streaming || switching) return false;
+      if (!sessionId || running || busy) return false;
+      const showError = (error: string | null) =>
+        store.dispatch({ type: "errorShown", key: sessionId, message: error });
       const problem = composerProblem(content, maxInputChars);
       if (problem) {
-        setError(problem);
+        showError(problem);
         return false;
       }
-      const before = messages;
-      const above = pathAbove(before, message.id);
-      const parentId = parentForEdit(before, message, hasMore);
-      if (!above || parentId === undefined) {
-        setError(t("versions.unknownParent"));
+      const parentId = parentForEdit(messages, message, hasMore);
+      if (!pathAbove(messages, message.id) || parentId === undefined) {
+        showError(t("versions.unknownParent"));
         return false;
       }
-      setError(null);
-      const now = new Date().toISOString();
-      const userTempId = tempId();
-      const assistantId = tempId();
-      const seq = (before.at(-1)?.seq ?? 0) + 1;
-      setMessages([
-        ...above,
-        { id: userTempId, seq, role: "user", text, status: "complete", createdAt: now, parentId },
-        { id: assistantId, seq: seq + 1, role: "assistant", text: "", status: "streaming", createdAt: now },
-      ]);
-      const kind = await runVersion(sessionId, before, () =>
-        turn.run(sessionId, { content: text, parentId }, { assistantId, userTempId }),
-      );
+      const seq = (messages.at(-1)?.seq ?? 0) + 1;
+      const question: ChatMessageView = {
+        id: tempId(),
+        seq,
+        role: "user",
+        text,
+        status: "complete",
+        createdAt: new Date().toISOString(),
+        parentId,
+      };
+      const start: TurnStart = { kind: "edit", of: message.id, question, answer: placeholder(seq + 1) };
+      const kind = await runVersion(sessionId, { content: text, parentId }, start, question.id);
       if (kind !== "stopped") return kind === "accepted";
       // Stopped before the server answered: taken if the path read again holds the new question.
-      const known = new Set(before.map((m) => m.id));
-      return latest.current.messages.some((m) => m.role === "user" && m.text === text && !known.has(m.id));
+      const known = new Set(messages.map((m) => m.id));
+      return current().messages.some((m) => m.role === "user" && m.text === text && !known.has(m.id));
     },
-    [
-      sessionId,
-      turn,
-      switching,
-      composerProblem,
-      maxInputChars,
-      messages,
-      hasMore,
-      setError,
-      setMessages,
-      runVersion,
-      t,
-    ],
+    [current, store, composerProblem, maxInputChars, runVersion, t],
   );
 
   /** Asks for a new answer to the question `answer` answers; the old answer stays as another version. */
   const regenerate = useCallback(
     async (answer: ChatMessageView): Promise<void> => {
-      if (!sessionId || turn.streaming || switching) return;
-      const before = messages;
-      const kept = pathThroughQuestion(before, answer.id);
-      if (!kept) return;
-      setError(null);
-      const assistantId = tempId();
-      setMessages([
-        ...kept,
-        {
-          id: assistantId,
-          seq: (before.at(-1)?.seq ?? 0) + 1,
-          role: "assistant",
-          text: "",
-          status: "streaming",
-          createdAt: new Date().toISOString(),
-        },
-      ]);
-      await runVersion(sessionId, before, () =>
-        turn.run(sessionId, { regenerate: answer.id }, { assistantId }),
-      );
+      const { sessionId, messages, turn: running, switching: busy } = current();
+      if (!sessionId || running || busy || !pathThroughQuestion(messages, answer.id)) return;
+      const start: TurnStart = {
+        kind: "regenerate",
+        of: answer.id,
+        answer: placeholder((messages.at(-1)?.seq ?? 0) + 1),
+      };
+      await runVersion(sessionId, { regenerate: answer.id }, start);
     },
-    [sessionId, turn, switching, messages, setError, setMessages, runVersion],
+    [current, runVersion],
   );
 
   /**
@@ -182,23 +143,30 @@ export function useBranches({
    */
   const showBranch = useCallback(
     async (messageId: string, { quiet = false }: { quiet?: boolean } = {}): Promise<boolean> => {
-      if (!sessionId || turn.streaming) return false;
-      setSwitching(true);
+      const { sessionId, turn: running } = current();
+      if (!sessionId || running) return false;
+      store.dispatch({ type: "switchStarted", key: sessionId });
       try {
         const page = await sendJson<ConversationPage>(`/api/sessions/${sessionId}`, "PATCH", {
           activeLeafId: messageId,
         });
-        show(page);
-        onPathChanged();
+        store.dispatch({ type: "branchShown", key: sessionId, page });
+        // The path changed without a turn: the memory that depends on it is read again.
+        void mutate(memoryKey(sessionId));
         return true;
       } catch (e) {
-        if (!quiet) setError(t("versions.switchFailed", { reason: errorText(e) }));
+        if (!quiet)
+          store.dispatch({
+            type: "errorShown",
+            key: sessionId,
+            message: t("versions.switchFailed", { reason: errorText(e) }),
+          });
         return false;
       } finally {
-        setSwitching(false);
+        store.dispatch({ type: "switchEnded", key: sessionId });
       }
     },
-    [sessionId, turn.streaming, show, onPathChanged, setError, t, errorText],
+    [current, store, mutate, t, errorText],
   );
 
   return { edit, regenerate, showBranch, switching };

@@ -1,16 +1,18 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect } from "react";
+import { keyOf } from "@/lib/client/conversation-store";
+import { useChat, useShown, useShownSessionId } from "./chat-store";
 
 // What the user typed is kept in localStorage per conversation (and one slot for the new-chat page) until the
-// server has accepted the message, so neither a reload nor a failed send loses it.
+// server has accepted the message, so neither a reload nor a failed send loses it. The store holds what the
+// composer shows; these functions keep storage in step.
 
 const PREFIX = "recall:draft:";
-export const NEW_CHAT = "new";
 
-export const draftKey = (sessionId: string | null) => `${PREFIX}${sessionId ?? NEW_CHAT}`;
+const draftKey = (sessionId: string | null) => `${PREFIX}${keyOf(sessionId)}`;
 
-function read(sessionId: string | null): string {
+export function readDraft(sessionId: string | null): string {
   try {
     return window.localStorage.getItem(draftKey(sessionId)) ?? "";
   } catch {
@@ -32,37 +34,42 @@ export function forgetDraft(sessionId: string | null) {
 }
 
 /**
- * The composer's text for `sessionId`. `setText` saves every change; `takeForSending` empties the composer
- * but keeps the saved copy until `forgetDraft` (the server accepted it) or `giveBack` (it did not).
+ * The composer's text for the conversation on screen. `setText` saves every change; `takeForSending` empties the
+ * composer but keeps the saved copy until `forgetDraft` (the server accepted it) or `giveBack` (it did not).
  */
-export function useDraft(sessionId: string | null) {
-  const [text, setTextState] = useState("");
+export function useDraft() {
+  const { store } = useChat();
+  const sessionId = useShownSessionId();
+  const text = useShown((c) => c.draft);
 
   // Read after mount: the server rendered an empty composer, and the stored draft is this browser's.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a view reads its draft once; `reload` re-reads
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a view reads its draft once; New chat reads its own
   useEffect(() => {
-    setTextState(read(sessionId));
+    store.dispatch({ type: "draftChanged", key: keyOf(sessionId), text: readDraft(sessionId) });
   }, []);
 
   const setText = useCallback(
     (value: string) => {
-      setTextState(value);
+      store.dispatch({ type: "draftChanged", key: keyOf(sessionId), text: value });
       storeDraft(sessionId, value);
     },
-    [sessionId],
+    [store, sessionId],
   );
 
-  /** Empties the composer; the saved copy stays until the outcome is known. */
-  const takeForSending = useCallback(() => setTextState(""), []);
+  /** Empties the composer of `owner`; the saved copy stays until the outcome is known. */
+  const takeForSending = useCallback(
+    (owner: string | null) => store.dispatch({ type: "draftChanged", key: keyOf(owner), text: "" }),
+    [store],
+  );
 
   /** The message was not sent: back into the composer and into storage under `owner`. */
-  const giveBack = useCallback((owner: string | null, value: string) => {
-    setTextState(value);
-    storeDraft(owner, value);
-  }, []);
+  const giveBack = useCallback(
+    (owner: string | null, value: string) => {
+      store.dispatch({ type: "draftChanged", key: keyOf(owner), text: value });
+      storeDraft(owner, value);
+    },
+    [store],
+  );
 
-  /** Shows the saved draft of `owner` (a view that switched conversations without remounting). */
-  const reload = useCallback((owner: string | null) => setTextState(read(owner)), []);
-
-  return { text, setText, takeForSending, giveBack, reload };
+  return { text, setText, takeForSending, giveBack };
 }

@@ -1,20 +1,13 @@
 "use client";
 
 import useSWR from "swr";
-import { getJson } from "./api";
-import type { ChatMessageView, ConversationPage } from "./types";
+import { getJson } from "@/lib/client/api";
+import type { ConversationPage } from "@/lib/client/types";
 
 const FOLLOW_INTERVAL_MS = 1000;
 const FOLLOW_LIMIT = 20;
 
 const stillWriting = (page: ConversationPage | undefined) => page?.messages.at(-1)?.status === "streaming";
-
-/** Takes the server's copy of every message in `page` and adds any this view has not seen yet. */
-export function mergePage(local: ChatMessageView[], page: ConversationPage): ChatMessageView[] {
-  const fresh = new Map(page.messages.map((m) => [m.seq, m]));
-  const kept = local.filter((m) => !fresh.has(m.seq));
-  return [...kept, ...page.messages].sort((a, b) => a.seq - b.seq);
-}
 
 /**
  * Follows an answer that is being written elsewhere (a reload mid-answer, another tab): while `following`, the

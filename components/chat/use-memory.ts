@@ -2,8 +2,8 @@
 
 import { useCallback } from "react";
 import useSWR from "swr";
-import { getJson, sendJson } from "./api";
-import type { MemoryChange, MemoryStateView } from "./types";
+import { getJson, sendJson } from "@/lib/client/api";
+import type { MemoryChange, MemoryStateView } from "@/lib/client/types";
 
 export const memoryKey = (sessionId: string) => `/api/sessions/${sessionId}/memory`;
 

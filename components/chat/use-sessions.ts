@@ -3,8 +3,8 @@
 import { useCallback } from "react";
 import { useSWRConfig } from "swr";
 import useSWRInfinite, { unstable_serialize } from "swr/infinite";
-import { getJson } from "./api";
-import type { SessionSummary } from "./types";
+import { getJson } from "@/lib/client/api";
+import type { SessionSummary } from "@/lib/client/types";
 
 interface SessionsPage {
   sessions: SessionSummary[];

@@ -1,8 +1,8 @@
 "use client";
 
+import { versionsKey } from "@/lib/client/branches";
+import type { Siblings } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
-import { versionsKey } from "./branches";
-import type { Siblings } from "./types";
 
 export type VersionStep = "previous" | "next";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { RequestError, sendJson } from "@/components/chat/api";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RequestError, sendJson } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
 /**

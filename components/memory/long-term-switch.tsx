@@ -2,8 +2,8 @@
 
 import { useId, useState } from "react";
 import useSWR from "swr";
-import { getJson, sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
+import { getJson, sendJson } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import type { UserSettingsView } from "./types";
 

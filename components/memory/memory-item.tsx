@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useId, useRef, useState } from "react";
-import { sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
+import { sendJson } from "@/lib/client/api";
 import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 import { MAX_FACT_CHARS, type MemoryView, sourceHref } from "./types";
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
-import { sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { sendJson } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { MemoryItem } from "./memory-item";
 import type { MemoryView } from "./types";

@@ -1,7 +1,7 @@
 "use client";
 
 import useSWRInfinite from "swr/infinite";
-import { getJson } from "@/components/chat/api";
+import { getJson } from "@/lib/client/api";
 import type { MemoriesPage } from "./types";
 
 /** The keys of the pages of GET /api/memories: the first page, then one per `nextCursor` (keyset paging). */

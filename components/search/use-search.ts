@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import useSWRInfinite from "swr/infinite";
-import { request } from "@/components/chat/api";
+import { request } from "@/lib/client/api";
 import type { SearchPage, SearchResult } from "@/lib/db/search";
 
 // The search dialog's data (docs/decisions/009-client-data-layer.md: reads go through SWR and `request`): the

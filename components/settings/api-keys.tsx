@@ -2,10 +2,10 @@
 
 import { useState } from "react";
 import useSWR from "swr";
-import { getJson, request, sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
+import { getJson, request, sendJson } from "@/lib/client/api";
 import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 
 // Settings → API keys (issue 15): create a key (shown once, with a copy button), list the working keys, revoke.

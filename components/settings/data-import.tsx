@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { useId, useRef, useState } from "react";
 import { useFileSize } from "@/components/attachments/use-file-size";
-import { UNREACHABLE } from "@/components/chat/api";
 import { useRevalidateSessions } from "@/components/chat/use-sessions";
 import { Button } from "@/components/ui/button";
+import { UNREACHABLE } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
 // Settings → Your data: POST /api/import with an export file, showing the upload's progress, then what was
