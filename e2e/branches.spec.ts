@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { type ChatPage, expect, test } from "./fixtures";
 
 // Issue 13: the message tree in the browser — edit a question (a new branch), regenerate an answer (a new
@@ -264,6 +264,26 @@ test.describe("copy", () => {
   });
 });
 
+async function storedTitle(api: APIRequestContext, sessionId: string) {
+  const page = (await (await api.get(`/api/sessions/${sessionId}?limit=1`)).json()) as {
+    session: { title: string; titleByUser: boolean };
+  };
+  return page.session;
+}
+
+/** A fresh conversation answered over the API; resolves once its automatic title has been written. */
+async function titledControl(api: APIRequestContext, question: string) {
+  const created = await api.post("/api/sessions", { data: {} });
+  expect(created.status()).toBe(201);
+  const { session } = (await created.json()) as { session: { id: string } };
+  const turn = await api.post(`/api/sessions/${session.id}/messages`, { data: { content: question } });
+  expect(turn.ok()).toBe(true);
+  await turn.body(); // the whole stream: the answer is committed
+  await expect
+    .poll(async () => (await storedTitle(api, session.id)).title)
+    .toBe("Explain how binary search works");
+}
+
 test.describe("automatic title", () => {
   test("the first answer names the conversation without a reload; a rename by the user is never overwritten @pg", async ({
     page,
@@ -279,11 +299,17 @@ test.describe("automatic title", () => {
     await expect(page).toHaveTitle("Explain how binary search works · Recall");
     // A second answer does not rename it again.
     await chat.send("Thanks, and what about linked lists?");
-    await page.waitForTimeout(1500);
+    const api = await apiAs(user);
+    // Titles are written in the background; a conversation started after this answer getting its own title
+    // shows that the title jobs of earlier answers have had their turn.
+    await titledControl(api, question);
+    expect(await storedTitle(api, chat.sessionId())).toMatchObject({
+      title: "Explain how binary search works",
+      titleByUser: false,
+    });
     await expect(link).toHaveText("Explain how binary search works");
 
     // Renamed before its first answer: the automatic title leaves it alone.
-    const api = await apiAs(user);
     const created = await api.post("/api/sessions", { data: { title: "Draft" } });
     expect(created.status()).toBe(201);
     const { session } = (await created.json()) as { session: { id: string } };
@@ -292,12 +318,8 @@ test.describe("automatic title", () => {
     );
     await chat.goto(session.id);
     await chat.send(question);
-    // Longer than the automatic title takes above.
-    await page.waitForTimeout(2500);
-    const stored = (await (await api.get(`/api/sessions/${session.id}?limit=1`)).json()) as {
-      session: { title: string; titleByUser: boolean };
-    };
-    expect(stored.session).toMatchObject({ title: "My own name", titleByUser: true });
+    await titledControl(api, question);
+    expect(await storedTitle(api, session.id)).toMatchObject({ title: "My own name", titleByUser: true });
     await expect(page.locator(`[data-testid="session-link"][href="/c/${session.id}"]`)).toHaveText(
       "My own name",
     );

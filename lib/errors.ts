@@ -12,6 +12,7 @@ export const errorStatus = {
   last_admin: 409,
   self_action: 409,
   account_disabled: 403,
+  wrong_password: 403,
   payload_too_large: 413,
   unsupported_media_type: 415,
   csrf: 403,

@@ -19,3 +19,11 @@ export const registerSchema = z.object({
 });
 
 export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const passwordChangeSchema = z.object({
+  currentPassword: z.string().min(1, "Enter your current password").max(200),
+  newPassword: z.string().min(8, "Password must be at least 8 characters").max(200),
+  revokeApiKeys: z.boolean().optional().default(false),
+});
+
+export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { decode } from "next-auth/jwt";
+import { decode, encode } from "next-auth/jwt";
 import { env } from "@/lib/env";
 
 // next-auth's cookie names: the __Secure- prefix is used when NEXTAUTH_URL is https.
@@ -61,4 +61,22 @@ export async function sessionClaims(): Promise<SessionClaims | null> {
 /** The user id in the request's session cookie, or null. */
 export async function sessionUserId(): Promise<string | null> {
   return (await sessionClaims())?.uid ?? null;
+}
+
+/**
+ * A Set-Cookie value that re-issues the request's session cookie with token version `ver` (same sign-in id, a
+ * fresh expiry), or null without a valid cookie. After a password change bumps the user's version, every other
+ * sign-in is refused while the browser that made the change stays signed in.
+ */
+export async function reissuedSessionCookie(ver: number, maxAgeSeconds: number): Promise<string | null> {
+  const jar = await cookies();
+  const name = SESSION_COOKIES.find((n) => jar.get(n)?.value);
+  const raw = name ? jar.get(name)?.value : undefined;
+  if (!name || !raw) return null;
+  const token = await decode({ token: raw, secret: env.AUTH_SECRET }).catch(() => null);
+  if (!token) return null;
+  const value = await encode({ token: { ...token, ver }, secret: env.AUTH_SECRET, maxAge: maxAgeSeconds });
+  const expires = new Date(Date.now() + maxAgeSeconds * 1000).toUTCString();
+  const secure = name.startsWith("__Secure-") ? "; Secure" : "";
+  return `${name}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax${secure}`;
 }

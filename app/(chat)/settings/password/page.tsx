@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { PasswordForm } from "@/components/settings/password-form";
+import { getT } from "@/lib/i18n/server";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT("pages"))("meta.password") };
+}
+
+/** Settings → Password; the chat layout has already required a signed-in user. */
+export default async function PasswordPage() {
+  const t = await getT("settings");
+  return (
+    <div className="mx-auto w-full max-w-2xl overflow-y-auto p-6">
+      <h1 className="text-xl font-semibold">{t("password.title")}</h1>
+      <p className="mt-1 mb-6 text-sm text-zinc-600">{t("password.intro")}</p>
+      <PasswordForm />
+    </div>
+  );
+}
