@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { sendJson } from "@/components/chat/api";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { sendJson } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
 // Settings → Password. The server re-issues this browser's session cookie with the answer, so it stays signed in

@@ -7,7 +7,9 @@ describe("recall benchmark data", () => {
 
   it("is the same for the same seed and differs for another", () => {
     expect(generate(QUICK_OPTIONS)).toEqual(generate(QUICK_OPTIONS));
-    expect(generate({ ...QUICK_OPTIONS, seed: 7 })[0]?.messages).not.toEqual(generate(QUICK_OPTIONS)[0]?.messages);
+    expect(generate({ ...QUICK_OPTIONS, seed: 7 })[0]?.messages).not.toEqual(
+      generate(QUICK_OPTIONS)[0]?.messages,
+    );
   });
 
   it("has at least 20 long conversations in English and Chinese, dated over many sessions", () => {
