@@ -6,6 +6,7 @@ import { isStorageError } from "@/lib/db/errors";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { assertSameOrigin } from "@/lib/security/csrf";
+import { findUnstorable, hasNul, unstorableMessage } from "@/lib/security/text";
 
 type Access = "public" | "user" | "admin";
 type Ctx<P> = { params: Promise<P> };
@@ -67,11 +68,37 @@ export function route<P = Record<string, never>, A extends Access = "user">(
       const user =
         access === "public" ? null : access === "admin" ? await requireAdmin() : await requireUser();
       const params = ctx?.params ? await ctx.params : ({} as P);
+      assertStorableAddress(req, params);
       return await handler({ req, params, user: user as HandlerArgs<P, A>["user"] });
     } catch (e) {
       return errorResponse(e);
     }
   };
+}
+
+/**
+ * A NUL in the path or the query (decoded) is a 400 before any handler runs: no id or search term holds one, and
+ * PostgreSQL would refuse it as a query parameter (docs/decisions/023-input-boundary.md).
+ */
+export function assertStorableAddress(req: Request, params: unknown): void {
+  const url = new URL(req.url);
+  const values = [
+    ...Object.values((params ?? {}) as Record<string, unknown>).flat(),
+    ...url.searchParams.keys(),
+    ...url.searchParams.values(),
+  ];
+  if (values.some((v) => typeof v === "string" && hasNul(v))) {
+    throw new AppError("bad_request", "The address contains a NUL character (%00).");
+  }
+}
+
+/** A parsed body that holds a NUL (PostgreSQL cannot store it) or is nested absurdly deep: 422 naming the field. */
+export function assertStorableJson(body: unknown): void {
+  const found = findUnstorable(body);
+  if (found) {
+    const message = unstorableMessage(found);
+    throw new AppError("validation_failed", message, { details: [{ path: found.path, message }] });
+  }
 }
 
 function tooLarge(limit: number): AppError {
@@ -121,5 +148,6 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   } catch {
     throw new AppError("bad_request", "The request body must be valid JSON.");
   }
+  assertStorableJson(body);
   return schema.parse(body);
 }

@@ -21,6 +21,7 @@ import {
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { validateMemorySettings } from "@/lib/memory";
+import { findUnstorable, unstorableMessage } from "@/lib/security/text";
 import {
   attachmentLocalIdOf,
   checkConsistency,
@@ -84,6 +85,8 @@ export function parseExportFile(bytes: Uint8Array): ExportFile {
   } catch {
     throw new AppError("bad_request", "This file is not JSON. Choose a file exported from Recall (.json).");
   }
+  const unstorable = findUnstorable(json);
+  if (unstorable) throw invalid([{ path: unstorable.path, message: unstorableMessage(unstorable) }]);
   let file: ExportFile;
   try {
     file = exportSchema.parse(json);
