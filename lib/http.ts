@@ -115,12 +115,36 @@ export async function readBodyText(req: Request, limit: number = env.MAX_BODY_BY
   return (await readBodyBytes(req, limit, () => tooLarge(limit))).toString("utf8");
 }
 
+/**
+ * Bytes of a refused body read and dropped before the 413 goes out. A server that answers while the client is
+ * still sending closes a connection with unread data, which resets it: the client never sees the answer. Up to
+ * this much is drained (nothing is kept); beyond it the connection is cut.
+ */
+export const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, already: number): Promise<void> {
+  let drained = already;
+  try {
+    while (drained <= MAX_DRAIN_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      drained += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing left to answer.
+  }
+}
+
 /** The body's bytes, read the same way; `tooLarge` makes the 413 the caller wants to say. */
 export async function readBodyBytes(req: Request, limit: number, tooLarge: () => AppError): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
+  const reader = req.body?.getReader();
+  if (Number.isFinite(declared) && declared > limit) {
+    if (reader) await drain(reader, 0);
+    throw tooLarge();
+  }
+  if (!reader) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -128,7 +152,7 @@ export async function readBodyBytes(req: Request, limit: number, tooLarge: () =>
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      await drain(reader, size);
       throw tooLarge();
     }
     chunks.push(value);
