@@ -35,7 +35,9 @@ const call = (method: string, path: string, body?: unknown) =>
     },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
-const ctx = (params: Record<string, string> = {}) => ({ params: Promise.resolve(params) });
+const ctx = <P extends object = Record<string, never>>(params?: P) => ({
+  params: Promise.resolve((params ?? {}) as P),
+});
 
 async function refusal(res: Response) {
   return { status: res.status, body: (await res.json()) as { error: { code: string; details?: unknown } } };
