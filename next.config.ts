@@ -18,6 +18,7 @@ const nextConfig: NextConfig = {
     return [
       { source: "/:path*", headers: [...COMMON_HEADERS, ...(https ? [HSTS] : [])] },
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
+      { source: "/v1/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
       {
         source: "/:path*",
         has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],

@@ -3,9 +3,10 @@ import { type NextRequestWithAuth, withAuth } from "next-auth/middleware";
 import { env } from "@/lib/env";
 import { HSTS, newNonce, pageCsp } from "@/lib/security/headers";
 
-// Runs before every page, and before API requests without a body (a body would be buffered here first, so
-// writes go straight to their route, which streams and limits it). It:
-//  - answers a URL with a broken %-escape with 400 JSON (Next's router would fail with a 500 page);
+// Runs before every page, before API requests without a body, and before any /api or /v1 request whose path has
+// a %-escape (a body would be buffered here first, so other writes go straight to their route, which streams and
+// limits it). It:
+//  - answers a URL with a broken %-escape with 400 JSON (Next's router would fail with a plain-text 500);
 //  - gives each page a CSP with a fresh nonce (Next applies the nonce to its own scripts when it renders);
 //  - sends signed-out visitors of app pages to /login. API routes answer 401 JSON themselves (lib/http.ts);
 //    the OpenAI-compatible /v1 routes (bearer keys, lib/api/v1-route.ts) are not matched at all.
@@ -49,14 +50,16 @@ const signedInOnly = withAuth((req: NextRequestWithAuth) => pageWithCsp(req), {
 });
 
 export async function proxy(req: NextRequest, event: NextFetchEvent) {
-  if (badEscape(req)) {
-    return NextResponse.json(
-      { error: { code: "bad_request", message: "The address contains an invalid %-escape." } },
-      { status: 400 },
-    );
-  }
   const path = req.nextUrl.pathname;
-  if (path.startsWith("/api/")) return NextResponse.next();
+  if (badEscape(req)) {
+    const message = "The address contains an invalid %-escape.";
+    // /v1 speaks OpenAI's error shape (lib/api/v1-route.ts); both carry a code and a message.
+    const error = path.startsWith("/v1/")
+      ? { message, type: "invalid_request_error", param: null, code: "bad_request" }
+      : { code: "bad_request", message };
+    return NextResponse.json({ error }, { status: 400 });
+  }
+  if (path.startsWith("/api/") || path.startsWith("/v1/")) return NextResponse.next();
   if (PUBLIC_PAGES.some((p) => path === p || path.startsWith(`${p}/`))) return pageWithCsp(req);
   return signedInOnly(req as NextRequestWithAuth, event);
 }
@@ -71,5 +74,8 @@ export const config = {
         { type: "header", key: "transfer-encoding" },
       ],
     },
+    // Matched against the raw path: only requests whose path carries a %-escape, with or without a body.
+    "/api/:path(.*%.*)",
+    "/v1/:path(.*%.*)",
   ],
 };

@@ -5,6 +5,7 @@ import { errorCode, expect, MAIN_URL, newCredentials, registerViaApi, signInViaA
 // sign-in and turn limits, errors that leak nothing. Runs against the main server (default settings).
 
 const FOREIGN = "http://127.0.0.1:3999";
+const API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 test.describe("headers", () => {
   test("every page carries a nonce CSP, frame-ancestors 'none', nosniff and a referrer policy", async ({
@@ -39,7 +40,7 @@ test.describe("headers", () => {
   test("API responses carry nosniff and a deny-all CSP; HSTS only over HTTPS", async ({ request }) => {
     const res = await request.get("/api/health");
     expect(res.headers()["x-content-type-options"]).toBe("nosniff");
-    expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers()["content-security-policy"]).toBe(API_CSP);
     expect(res.headers()["strict-transport-security"]).toBeUndefined();
     const https = await request.get("/api/health", { headers: { "x-forwarded-proto": "https" } });
     expect(https.headers()["strict-transport-security"]).toContain("max-age=");
@@ -95,6 +96,50 @@ test("an oversize body is refused with 413 JSON", async ({ request }) => {
   });
   expect(res.status()).toBe(413);
   expect(await errorCode(res)).toBe("payload_too_large");
+});
+
+test("/v1 responses and attachment files carry the API CSP, sandbox included", async ({ page, user }) => {
+  expect(user.email).toBeTruthy();
+  const models = await page.request.get("/v1/models");
+  expect(models.status()).toBe(401);
+  expect(models.headers()["content-security-policy"]).toBe(API_CSP);
+  const upload = await page.request.post("/api/attachments", {
+    multipart: { file: { name: "note.txt", mimeType: "text/plain", buffer: Buffer.from("hello sandbox") } },
+  });
+  expect(upload.status()).toBe(201);
+  const { id } = (await upload.json()) as { id: string };
+  const file = await page.request.get(`/api/attachments/${id}`);
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-security-policy"]).toBe(API_CSP);
+});
+
+test("a 5 MB body is answered with a readable 413 JSON, not a reset connection", async () => {
+  const res = await fetch(`${MAIN_URL}/api/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: MAIN_URL },
+    body: JSON.stringify({ email: "big@example.test", name: "x", password: "y".repeat(5 * 1024 * 1024) }),
+  });
+  expect(res.status).toBe(413);
+  expect(await errorCode(res)).toBe("payload_too_large");
+});
+
+test("a broken %-escape in the path of a request with a body is 400 JSON too", async ({ request }) => {
+  const cases: [string, string][] = [
+    ["PATCH", "/api/sessions/%E0%A4%A"],
+    ["POST", "/api/sessions/%C0%AF/messages"],
+    ["DELETE", "/api/memories/%E0%A4%A"],
+    ["POST", "/v1/chat/%C0%AF"],
+  ];
+  for (const [method, path] of cases) {
+    const res = await request.fetch(path, {
+      method,
+      data: JSON.stringify({ title: "x", content: "y" }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status(), `${method} ${path}`).toBe(400);
+    expect(res.headers()["content-type"], path).toContain("application/json");
+    expect(await errorCode(res), path).toBe("bad_request");
+  }
 });
 
 test("a broken %-escape in the URL is a 4xx JSON, not a 500", async ({ request }) => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "./errors";
-import { errorResponse, readBodyText, readJson, route } from "./http";
+import { errorResponse, MAX_DRAIN_BYTES, readBodyText, readJson, route } from "./http";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -64,7 +64,7 @@ describe("readJson", () => {
 describe("body limit (MAX_BODY_BYTES)", () => {
   const schema = z.object({ title: z.string() });
 
-  it("refuses a declared Content-Length over the limit with 413 without reading it", async () => {
+  it("refuses a declared Content-Length over the limit with 413, keeping none of it", async () => {
     let pulled = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(c) {
@@ -79,10 +79,11 @@ describe("body limit (MAX_BODY_BYTES)", () => {
       duplex: "half",
     } as RequestInit);
     await expect(readBodyText(req, 4096)).rejects.toMatchObject({ code: "payload_too_large", status: 413 });
-    expect(pulled).toBeLessThanOrEqual(1);
+    // Drained (so the client can read the 413) but never kept, and never more than MAX_DRAIN_BYTES.
+    expect(pulled).toBeLessThanOrEqual(MAX_DRAIN_BYTES / 1024 + 2);
   });
 
-  it("stops reading a stream as soon as it passes the limit", async () => {
+  it("refuses a stream once it passes the limit, and stops draining an endless one", async () => {
     let pulled = 0;
     const endless = new ReadableStream<Uint8Array>({
       pull(c) {
@@ -92,7 +93,20 @@ describe("body limit (MAX_BODY_BYTES)", () => {
     });
     const req = new Request("http://x", { method: "POST", body: endless, duplex: "half" } as RequestInit);
     await expect(readBodyText(req, 10 * 1024)).rejects.toMatchObject({ code: "payload_too_large" });
-    expect(pulled).toBeLessThan(20);
+    expect(pulled).toBeLessThanOrEqual(MAX_DRAIN_BYTES / 1024 + 2);
+  });
+
+  it("drains a refused body that ends, so the answer reaches the client", async () => {
+    let left = 64;
+    const finite = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (left-- === 0) c.close();
+        else c.enqueue(new Uint8Array(1024));
+      },
+    });
+    const req = new Request("http://x", { method: "POST", body: finite, duplex: "half" } as RequestInit);
+    await expect(readBodyText(req, 10 * 1024)).rejects.toMatchObject({ code: "payload_too_large" });
+    expect(left).toBe(-1);
   });
 
   it("reads a body at the limit; readJson applies MAX_BODY_BYTES (default 1 MB)", async () => {

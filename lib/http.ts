@@ -6,6 +6,7 @@ import { isStorageError } from "@/lib/db/errors";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { assertSameOrigin } from "@/lib/security/csrf";
+import { findUnstorable, hasNul, unstorableMessage } from "@/lib/security/text";
 
 type Access = "public" | "user" | "admin";
 type Ctx<P> = { params: Promise<P> };
@@ -67,11 +68,37 @@ export function route<P = Record<string, never>, A extends Access = "user">(
       const user =
         access === "public" ? null : access === "admin" ? await requireAdmin() : await requireUser();
       const params = ctx?.params ? await ctx.params : ({} as P);
+      assertStorableAddress(req, params);
       return await handler({ req, params, user: user as HandlerArgs<P, A>["user"] });
     } catch (e) {
       return errorResponse(e);
     }
   };
+}
+
+/**
+ * A NUL in the path or the query (decoded) is a 400 before any handler runs: no id or search term holds one, and
+ * PostgreSQL would refuse it as a query parameter (docs/decisions/023-input-boundary.md).
+ */
+export function assertStorableAddress(req: Request, params: unknown): void {
+  const url = new URL(req.url);
+  const values = [
+    ...Object.values((params ?? {}) as Record<string, unknown>).flat(),
+    ...url.searchParams.keys(),
+    ...url.searchParams.values(),
+  ];
+  if (values.some((v) => typeof v === "string" && hasNul(v))) {
+    throw new AppError("bad_request", "The address contains a NUL character (%00).");
+  }
+}
+
+/** A parsed body that holds a NUL (PostgreSQL cannot store it) or is nested absurdly deep: 422 naming the field. */
+export function assertStorableJson(body: unknown): void {
+  const found = findUnstorable(body);
+  if (found) {
+    const message = unstorableMessage(found);
+    throw new AppError("validation_failed", message, { details: [{ path: found.path, message }] });
+  }
 }
 
 function tooLarge(limit: number): AppError {
@@ -88,12 +115,36 @@ export async function readBodyText(req: Request, limit: number = env.MAX_BODY_BY
   return (await readBodyBytes(req, limit, () => tooLarge(limit))).toString("utf8");
 }
 
+/**
+ * Bytes of a refused body read and dropped before the 413 goes out. A server that answers while the client is
+ * still sending closes a connection with unread data, which resets it: the client never sees the answer. Up to
+ * this much is drained (nothing is kept); beyond it the connection is cut.
+ */
+export const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, already: number): Promise<void> {
+  let drained = already;
+  try {
+    while (drained <= MAX_DRAIN_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      drained += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away: nothing left to answer.
+  }
+}
+
 /** The body's bytes, read the same way; `tooLarge` makes the 413 the caller wants to say. */
 export async function readBodyBytes(req: Request, limit: number, tooLarge: () => AppError): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
+  const reader = req.body?.getReader();
+  if (Number.isFinite(declared) && declared > limit) {
+    if (reader) await drain(reader, 0);
+    throw tooLarge();
+  }
+  if (!reader) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -101,7 +152,7 @@ export async function readBodyBytes(req: Request, limit: number, tooLarge: () =>
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      await drain(reader, size);
       throw tooLarge();
     }
     chunks.push(value);
@@ -121,5 +172,6 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   } catch {
     throw new AppError("bad_request", "The request body must be valid JSON.");
   }
+  assertStorableJson(body);
   return schema.parse(body);
 }

@@ -19,6 +19,14 @@ describe("cleanName", () => {
     expect(cleanName("a\u0000b\nc.md", null)).toBe("ab c.md");
     expect(cleanName("", "gif")).toBe("image.gif");
     expect(cleanName("   ", null)).toBe("file.txt");
+    expect(cleanName("..", null)).toBe("file.txt");
+    expect(cleanName(".", "png")).toBe("image.png");
+    expect(cleanName("..", "png")).toBe("image.png");
+    expect(cleanName("...", null)).toBe("file.txt");
+    expect(cleanName(".hidden.txt. ", null)).toBe("hidden.txt");
+    expect(cleanName("a\u202egpj.exe", null)).toBe("agpj.exe");
+    expect(cleanName("\u0001\u001f\u007f\u0085", null)).toBe("file.txt");
+    expect(cleanName("x\ud800y.txt", null)).toBe("x\ufffdy.txt");
     const long = cleanName(`${"x".repeat(300)}.csv`, null);
     expect(long).toHaveLength(200);
     expect(long.endsWith(".csv")).toBe(true);

@@ -2,6 +2,7 @@ import "server-only";
 import type { CurrentUser } from "@/lib/auth/session";
 import { deleteUnsentAttachmentForUser, getAttachmentForReader } from "@/lib/db/attachments";
 import { AppError } from "@/lib/errors";
+import { API_CSP } from "@/lib/security/headers";
 import { THUMBNAIL_MIME } from "./image";
 import { forgetAttachmentData } from "./resolve";
 import { attachmentStore } from "./store";
@@ -36,7 +37,7 @@ export async function serveAttachment({
   const headers: Record<string, string> = {
     "x-content-type-options": "nosniff",
     "cache-control": "private, no-cache",
-    "content-security-policy": "default-src 'none'; sandbox",
+    "content-security-policy": API_CSP,
     etag,
   };
   if (ifNoneMatch === etag) return new Response(null, { status: 304, headers });

@@ -89,12 +89,17 @@ export function cleanName(raw: string, image: ImageFormat | null): string {
     .replace(/\s+/g, " ")
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, "")
-    .trim();
+    // Direction overrides and invisible marks would make a name read as something else ("gpj.exe" as "exe.jpg").
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, "")
+    .toWellFormed()
+    .trim()
+    // No name of only dots ("." or ".."), no leading dots (hidden files) and no trailing dots or spaces.
+    .replace(/^[.\s]+|[.\s]+$/g, "");
   // An image keeps its name with the extension of what it really is (photo.txt holding a PNG is photo.png).
   if (image && !(image === "jpeg" ? /\.jpe?g$/i : new RegExp(`\\.${image}$`, "i")).test(name)) {
     name = `${name.replace(/\.[^.]*$/, "") || "image"}.${IMAGE_EXTENSION[image]}`;
   }
-  if (name === "" || name === ".") name = image ? `image.${IMAGE_EXTENSION[image]}` : "file.txt";
+  if (name === "") name = image ? `image.${IMAGE_EXTENSION[image]}` : "file.txt";
   const chars = [...name];
   if (chars.length > MAX_NAME_CHARS) {
     const ext = /\.[a-z0-9]{1,8}$/i.exec(name)?.[0] ?? "";

@@ -54,7 +54,7 @@ export function decodeUserCursor(raw: string | null | undefined): string | undef
   if (!raw) return undefined;
   try {
     const [email] = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as unknown[];
-    if (typeof email !== "string") throw new Error("bad cursor");
+    if (typeof email !== "string" || email.includes("\u0000")) throw new Error("bad cursor");
     return email;
   } catch {
     throw badCursor();

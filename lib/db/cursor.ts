@@ -58,7 +58,8 @@ export function decodeCursor(raw: string | null | undefined): Cursor | undefined
   try {
     const [iso, id] = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as [string, string];
     const at = new Date(iso);
-    if (typeof id !== "string" || Number.isNaN(at.getTime())) throw new Error("bad cursor");
+    if (typeof id !== "string" || id.includes("\u0000") || Number.isNaN(at.getTime()))
+      throw new Error("bad cursor");
     return { at, id };
   } catch {
     throw badCursor();

@@ -454,6 +454,17 @@ describe("export and import", () => {
       message: "A memory can have at most 500 characters.",
     });
 
+    // And a question the limit of a typed one.
+    const question = structuredClone(file);
+    const qi = question.conversations[0]?.messages.findIndex((m) => m.role === "user") ?? -1;
+    (question.conversations[0]?.messages[qi] as { text: string }).text = "q".repeat(8001);
+    const longQuestion = await a.importFile(bob.id, JSON.stringify(question));
+    expect(longQuestion.status).toBe(422);
+    expect(longQuestion.body.error.details).toContainEqual({
+      path: `conversations.0.messages.${qi}.text`,
+      message: "A message can have at most 8000 characters.",
+    });
+
     expect(await ownedRows(a.db, bob.id)).toEqual(before);
   });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_FACT_CHARS } from "@/lib/api/memory-schemas";
+import { MAX_NAME_CHARS } from "@/lib/attachments/limits";
 import { ATTACHMENT_REF_PREFIX } from "@/lib/memory/attachments";
 
 // The export file (docs/decisions/018-export-import.md): `recall-export`, version 1. Pure — no database, no
@@ -29,7 +30,7 @@ export const toolCallSchema = z.object({
 export const attachmentPartSchema = z.object({
   id: localId,
   kind: z.enum(["image", "text"]),
-  name: z.string().min(1).max(500),
+  name: z.string().min(1).max(MAX_NAME_CHARS),
   mime: z.string().min(1).max(200),
   bytes: z.number().int().min(0),
   width: z.number().int().positive().optional(),
@@ -76,7 +77,7 @@ export const attachmentSchema = z.object({
   /** The attachment's id where it was exported (an import into the same account may copy it from there). */
   sourceId: z.string().max(64).nullable(),
   kind: z.enum(["image", "text"]),
-  name: z.string().min(1).max(500),
+  name: z.string().min(1).max(MAX_NAME_CHARS),
   mime: z.string().min(1).max(200),
   bytes: z.number().int().min(0),
   width: z.number().int().positive().nullable(),

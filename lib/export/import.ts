@@ -21,6 +21,7 @@ import {
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { validateMemorySettings } from "@/lib/memory";
+import { findUnstorable, unstorableMessage } from "@/lib/security/text";
 import {
   attachmentLocalIdOf,
   checkConsistency,
@@ -84,6 +85,8 @@ export function parseExportFile(bytes: Uint8Array): ExportFile {
   } catch {
     throw new AppError("bad_request", "This file is not JSON. Choose a file exported from Recall (.json).");
   }
+  const unstorable = findUnstorable(json);
+  if (unstorable) throw invalid([{ path: unstorable.path, message: unstorableMessage(unstorable) }]);
   let file: ExportFile;
   try {
     file = exportSchema.parse(json);
@@ -95,6 +98,14 @@ export function parseExportFile(bytes: Uint8Array): ExportFile {
   }
   const issues = checkConsistency(file);
   file.conversations.forEach((c, ci) => {
+    // A question is held to the limit of one typed now; answers and tool output have none of their own.
+    c.messages.forEach((m, mi) => {
+      if (m.role === "user" && m.text.length > env.CHAT_MAX_INPUT_CHARS)
+        issues.push({
+          path: `conversations.${ci}.messages.${mi}.text`,
+          message: `A message can have at most ${env.CHAT_MAX_INPUT_CHARS} characters.`,
+        });
+    });
     if (c.memorySettings === null) return;
     const checked = validateMemorySettings(c.memorySettings);
     if (!checked.ok) {

@@ -28,8 +28,11 @@ export function pageCsp(nonce: string, { dev = false }: { dev?: boolean } = {}):
   ].join("; ");
 }
 
-/** API responses and files: nothing to run, nothing to frame. */
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/**
+ * API responses, /v1 and files: nothing to run, nothing to frame, and (`sandbox`) a file opened on its own gets a
+ * unique origin — it is also the policy of attachment downloads, so the global header cannot drop it from them.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 export const COMMON_HEADERS: ReadonlyArray<{ key: string; value: string }> = [
   { key: "X-Content-Type-Options", value: "nosniff" },
