@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN, expect, MAIN_URL, signInViaApi, test, withScriptedModel } from "./fixtures";
+import { ADMIN, expect, SCRIPTED_URL, signInViaApi, test, withScriptedModel } from "./fixtures";
 
 // Long-term memory. The /memory page as the UI alone can drive it: the long-term memory switch and the empty list;
 // the admin's fact count. Facts themselves come from the chat's remember tool, which the scripted model calls as a
@@ -67,7 +67,7 @@ test.describe("the /memory page", () => {
   test("on a phone in dark mode, in Chinese: the page fits the screen", async ({ browser, createUser }) => {
     const creds = await createUser("phone");
     const context = await browser.newContext({
-      baseURL: MAIN_URL,
+      baseURL: SCRIPTED_URL,
       viewport: { width: 390, height: 844 },
       locale: "zh-CN",
       colorScheme: "dark",
@@ -107,7 +107,7 @@ test.describe("the /memory page", () => {
 
     // The source link opens the conversation at the user message the fact was learned from.
     const href = (await items.first().getByTestId("memory-source").getAttribute("href")) ?? "";
-    const source = new URL(href, MAIN_URL);
+    const source = new URL(href, SCRIPTED_URL);
     expect(source.pathname).toBe(`/c/${sessionId}`);
     const history = (await (await page.request.get(`/api/sessions/${sessionId}`)).json()) as {
       messages: { id: string; role: string; text: string }[];

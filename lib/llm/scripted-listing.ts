@@ -25,8 +25,8 @@ export interface Listing {
   entries: ListingEntry[];
 }
 
-export const LISTING_HEAD = "scripted:";
-export const NEWLINE_MARK = " ⏎ ";
+const LISTING_HEAD = "scripted:";
+const NEWLINE_MARK = " ⏎ ";
 
 export function formatListing(listing: Listing): string {
   const tools = listing.tools.length ? ` · tools ${listing.tools.join(",")}` : "";

@@ -7,7 +7,7 @@ import type { WireAnswer, WireMessage, WireRequest } from "./wire";
 const COMMAND = /^\/tool\s+(\S+)(?:\s+([\s\S]*\S))?\s*$/;
 
 /** The current question: the last user message, with its index. */
-export function currentQuestion(messages: readonly WireMessage[]): { index: number; text: string } {
+function currentQuestion(messages: readonly WireMessage[]): { index: number; text: string } {
   const index = messages.findLastIndex((m) => m.role === "user");
   return { index, text: messages[index]?.text ?? "" };
 }

@@ -20,9 +20,9 @@ export interface WireRequest {
 }
 
 export type WireAnswer = { reply: string } | { calls: { name: string; arguments: unknown }[] };
-export type Responder = (request: WireRequest) => WireAnswer;
+type Responder = (request: WireRequest) => WireAnswer;
 
-export interface WireOptions {
+interface WireOptions {
   /** Delay before the first text delta (the "thinking" time), and between the following ones (ms). */
   firstTokenDelayMs: number;
   tokenDelayMs: number;
@@ -110,7 +110,7 @@ export function requestMessages(body: Json): WireMessage[] {
 }
 
 /** Names of the functions the request offers (both API shapes); none when `tool_choice` is "none". */
-export function offeredTools(body: Json): string[] {
+function offeredTools(body: Json): string[] {
   if (body.tool_choice === "none") return [];
   return (Array.isArray(body.tools) ? body.tools : [])
     .filter(isObject)

@@ -44,7 +44,7 @@ function webpSize(b: Uint8Array): Omit<Size, "type"> | null {
 }
 
 /** Type and size of a PNG, JPEG, WebP or GIF from its header; null for anything else. */
-export function imageInfo(b: Uint8Array): Size | null {
+function imageInfo(b: Uint8Array): Size | null {
   let found: Size | null = null;
   const size = (type: string, s: Omit<Size, "type"> | null) => (s ? { type, ...s } : null);
   if (b.length >= 24 && tag(b, 1, 3) === "PNG" && tag(b, 12, 4) === "IHDR") {

@@ -4,11 +4,11 @@ import { clip, joinAnd, splitSentences, unquote } from "./text";
 // Facts stated in plain words and questions about them, English and Chinese: two tables of patterns applied
 // sentence by sentence (a sentence that asks states nothing). Answers name the subject as asked.
 
-export type Lang = "en" | "zh";
-export type Fact =
+type Lang = "en" | "zh";
+type Fact =
   | { kind: "attribute"; lang: Lang; key: string; value: string }
   | { kind: "like"; lang: Lang; verb: string; value: string };
-export type FactQuestion =
+type FactQuestion =
   | { kind: "attribute"; lang: Lang; key: string; subject: string; determiner: string; plural: boolean }
   | { kind: "like"; lang: Lang };
 
@@ -30,7 +30,7 @@ const NOT_SUBJECT = new Set(
 );
 
 /** The subject key of an English phrase; null when it holds a pronoun, question word or verb ("it is"). */
-export function subjectKey(phrase: string): string | null {
+function subjectKey(phrase: string): string | null {
   const key = normalizeSubject(phrase);
   if (!key || !/^\p{L}/u.test(key) || key.split(" ").some((w) => NOT_SUBJECT.has(w))) return null;
   return key;

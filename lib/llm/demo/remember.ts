@@ -2,7 +2,7 @@ import { leadingQuote, unquote } from "./text";
 
 // "Remember the phrase X (and reply only 'noted')", "Remember that X" and the questions that ask for it back.
 
-export interface RememberRequest {
+interface RememberRequest {
   /** "phrase": remember the phrase X; "fact": remember that X. */
   kind: "phrase" | "fact";
   value: string;

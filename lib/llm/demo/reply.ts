@@ -24,7 +24,7 @@ function findName(text: string): string | null {
 }
 
 /** What a sentence states, as keys for a summary's "latest wins"; [] when nothing worth keeping. */
-export function statedSubjects(sentence: string): string[] {
+function statedSubjects(sentence: string): string[] {
   const keys = extractFacts(sentence).map((f) =>
     f.kind === "attribute" ? `attribute:${f.lang}:${f.key}` : `like:${f.value.toLowerCase()}`,
   );

@@ -7,7 +7,7 @@ import { isSection, splitSentences } from "./text";
 // lines.
 
 export const SUMMARY_MARK = SUMMARY_INSTRUCTIONS.split("\n")[0] ?? "";
-export const MAX_SUMMARY_STATEMENTS = 40;
+const MAX_SUMMARY_STATEMENTS = 40;
 
 interface Message {
   role: string;

@@ -25,7 +25,7 @@ const capitalize = (s: string) => (s[0]?.toUpperCase() ?? "") + s.slice(1);
 const keys = (text: string) => extractFacts(text).flatMap((f) => (f.kind === "attribute" ? [f.key] : []));
 
 /** "Remember that my X is Y" → "My X is Y"; "记住我的X是Y" → "我的X是Y"; null when the question asks nothing kept. */
-export function factToRemember(q: string): string | null {
+function factToRemember(q: string): string | null {
   const en =
     /(?:^|[.!?]\s+|\b(?:please|pls|kindly|(?:can|could|would|will)\s+you)\s+)remember\s+that\s+(.+?)\s*[.!。]*$/is.exec(
       q,
