@@ -25,9 +25,9 @@ export const WORKLOADS: RegisteredWorkload[] = [
   w1f,
   profile,
   w2,
-  api,
-  w4,
+  w4, // before anything makes sessions of its own: it walks the admin list expecting the seeded sessions
   w5, // after W4: it deletes through the admin API when W4 found it
+  api,
   w7,
   w3,
   w6,
