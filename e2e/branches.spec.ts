@@ -303,7 +303,7 @@ test.describe("automatic title", () => {
     // Titles are written in the background; a conversation started after this answer getting its own title
     // shows that the title jobs of earlier answers have had their turn.
     await titledControl(api, question);
-    expect(await storedTitle(api, chat.sessionId() as string)).toMatchObject({
+    expect(await storedTitle(api, chat.sessionId() ?? "")).toMatchObject({
       title: "Explain how binary search works",
       titleByUser: false,
     });

@@ -35,7 +35,7 @@ const unknownUserHash = () => {
 };
 
 /** next-auth hands authorize() the request's headers as a plain object. */
-export function headersOf(req: { headers?: unknown } | undefined): Headers {
+function headersOf(req: { headers?: unknown } | undefined): Headers {
   const out = new Headers();
   const raw = (req?.headers ?? {}) as Record<string, string | string[] | undefined>;
   for (const [k, v] of Object.entries(raw)) if (typeof v === "string") out.set(k, v);

@@ -12,7 +12,7 @@ import { BenchError } from "./http";
 // the benchmark itself already runs under it (`flock /tmp/recall-build.lock npm run bench …`): then the lock is
 // held by an ancestor process, and taking it again would wait forever.
 
-export const BUILD_LOCK = "/tmp/recall-build.lock";
+const BUILD_LOCK = "/tmp/recall-build.lock";
 
 export interface OtherBuild {
   ref: string;
@@ -47,7 +47,7 @@ function run(command: string, args: string[], cwd: string, what: string, env: Re
 }
 
 /** Whether a process above this one is `flock <lock> …` (so the lock is already ours). */
-export function lockHeldByAncestor(lock = BUILD_LOCK): boolean {
+function lockHeldByAncestor(lock = BUILD_LOCK): boolean {
   let pid = process.ppid;
   for (let depth = 0; pid > 1 && depth < 20; depth++) {
     try {

@@ -124,7 +124,8 @@ export interface Options {
 
 export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<url>] [--keep]]
 
-  --quick        reduced sizes (H = 10 and 1 000, few turns, W4 with 20 000 messages, W5 with 5 000); CI runs it
+  --quick        a smoke run (npm test ends with it): reduced sizes (H = 10 and 1 000, few turns, W4 with 20 000
+                 messages, W5 with 5 000) that check the invariants; its timings are not a measurement
   --db sqlite    (default) a new SQLite file under the OS temp directory
   --db postgres  a new database on TEST_POSTGRES_URL's server (default postgresql://postgres@127.0.0.1:5432)
   --db <url>     a database that must not exist yet (file:… or postgresql://…); created, then dropped

@@ -78,11 +78,15 @@ export class Client {
   request(
     method: string,
     path: string,
-    { json, form }: { json?: unknown; form?: Record<string, string> } = {},
+    {
+      json,
+      form,
+      headers: extra,
+    }: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string> } = {},
   ): Promise<HttpResponse> {
     const body =
       json !== undefined ? JSON.stringify(json) : form ? new URLSearchParams(form).toString() : undefined;
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json", ...extra };
     if (body !== undefined) {
       headers["content-type"] = json !== undefined ? "application/json" : "application/x-www-form-urlencoded";
       headers["content-length"] = String(Buffer.byteLength(body));

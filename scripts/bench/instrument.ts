@@ -30,7 +30,7 @@ class Recorder {
   connects = 0;
 }
 
-export const recorder = new Recorder();
+const recorder = new Recorder();
 
 /** Runs `fn` and returns the statements it sent. Calls must not overlap (turns are run one at a time). */
 export async function record<T>(fn: () => Promise<T>): Promise<{ value: T; statements: Statement[] }> {

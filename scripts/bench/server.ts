@@ -23,7 +23,7 @@ export function assertBuilt(log: (message: string) => void): BuildStamp | null {
   return stamp ?? null;
 }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -258,7 +258,7 @@ function probeOf(dir: string): Probe {
 }
 
 /** Sums VmRSS of the processes in process group `pgid` (Linux /proc), in KiB. */
-export function processGroupRssKiB(pgid: number): number | null {
+function processGroupRssKiB(pgid: number): number | null {
   let dirs: string[];
   try {
     dirs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
