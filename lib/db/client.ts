@@ -117,7 +117,7 @@ export function cacheStatements(conn: Database.Database, size = STATEMENT_CACHE_
  */
 export const TRANSACTION_OPTIONS = { maxWait: 2_000, timeout: 5_000 } as const;
 export const POSTGRES_SESSION_LIMITS = {
-  statement_timeout: 10_000,
+  statement_timeout: 30_000,
   idle_in_transaction_session_timeout: 15_000,
 } as const;
 
