@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { claimAttachments } from "@/lib/attachments/claim";
 import { type BuiltContext, buildContext, ContextBudgetError } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
+import { readParts } from "@/lib/db/parts";
 import { getNode } from "@/lib/db/tree";
 import {
   appendRegeneratedAnswer,
@@ -11,8 +12,6 @@ import {
   getQuestionOf,
   inTransaction,
   type Lease,
-  messageToItem,
-  readParts,
   recordContext,
   reopenAnswer,
   takeLease,
@@ -21,6 +20,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getModel, type Model } from "@/lib/llm";
 import { longTermSection, type MemoryItem, retryRefusal } from "@/lib/memory";
+import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
