@@ -1,26 +1,19 @@
 import "server-only";
 import { turnInputSchema } from "@/lib/chat/schemas";
-import { readTurnEvents, type TurnEvent } from "@/lib/chat/sse";
+import type { TurnEvent } from "@/lib/chat/sse";
 import { titleFrom } from "@/lib/chat/title";
-import { startTurn } from "@/lib/chat/turn";
-import { tokenizerFor } from "@/lib/context";
+import { openTurn } from "@/lib/chat/turn";
+import { turnRequest } from "@/lib/chat/turn-request";
 import { createSession, unsafeDeleteSessionById } from "@/lib/db/sessions";
-import { getTurnContextByMessageId } from "@/lib/db/turns";
 import { AppError, errorStatus } from "@/lib/errors";
 import { readJson } from "@/lib/http";
 import { chatCompletionRequestSchema, parseMemoryMode, planTurn, requestedSession } from "./chat-request";
 import { assertApiTurnAllowed, openAiError, openAiErrorType, v1ErrorResponse } from "./v1-route";
 
-// POST /v1/chat/completions: adapts OpenAI's wire format to the one turn pipeline (lib/chat/turn.ts startTurn) and
-// its events back to OpenAI's `chat.completion` / `chat.completion.chunk` objects. No turn logic lives here.
+// POST /v1/chat/completions: adapts OpenAI's wire format to the one turn pipeline (lib/chat/turn.ts openTurn) and
+// its events to OpenAI's `chat.completion` / `chat.completion.chunk` objects. No turn logic lives here.
 
 export const SESSION_HEADER = "x-recall-session";
-
-interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
 
 type Meta = Extract<TurnEvent, { type: "meta" }>;
 type Done = Extract<TurnEvent, { type: "done" }>;
@@ -34,36 +27,12 @@ function statusOf(code: string): number {
 const completionId = (meta: Meta) => `chatcmpl-${meta.assistantMessage.id}`;
 const createdOf = (meta: Meta) => Math.floor(Date.parse(meta.assistantMessage.createdAt) / 1000);
 
-/**
- * The turn's usage: what the provider reported, else counted with the model's tokenizer — the prompt is the
- * recorded context's token total, the completion the answer's tokens — so `usage` is always present.
- */
-async function usageOf({
-  done,
-  meta,
-  sessionId,
-  userId,
-  text,
-}: {
-  done: Done;
-  meta: Meta;
-  sessionId: string;
-  userId: string;
-  text: string;
-}): Promise<Usage> {
-  let prompt = done.promptTokens;
-  let completion = done.completionTokens;
-  if (prompt === undefined) {
-    const context = await getTurnContextByMessageId({
-      sessionId,
-      userId,
-      messageId: meta.assistantMessage.id,
-    });
-    prompt = context.tokenEstimate;
-  }
-  if (completion === undefined) completion = tokenizerFor(meta.model).countText(text);
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-}
+/** The turn's usage as OpenAI spells it; the done event always carries both counts. */
+const usageOf = (done: Done) => ({
+  prompt_tokens: done.promptTokens,
+  completion_tokens: done.completionTokens,
+  total_tokens: done.promptTokens + done.completionTokens,
+});
 
 /** Reads, validates and runs one chat completion for `userId`. */
 export async function chatCompletion({ req, userId }: { req: Request; userId: string }): Promise<Response> {
@@ -71,20 +40,24 @@ export async function chatCompletion({ req, userId }: { req: Request; userId: st
   const mode = parseMemoryMode(req.headers.get("x-recall-memory"));
   const plan = planTurn(body, mode);
   const input = turnInputSchema.parse({ content: plan.question });
-  if (!("content" in input)) throw new AppError("bad_request", "The last message must be a question.");
+  const request = turnRequest(input);
+  if (request.kind !== "ask") throw new AppError("bad_request", "The last message must be a question.");
   const named = requestedSession(req.headers.get(SESSION_HEADER), body);
   await assertApiTurnAllowed(userId);
 
   // Without a named conversation, a new one — a normal ChatSession, so it shows in the web sidebar.
-  const sessionId = named ?? (await createSession({ userId, title: titleFrom(input.content) })).id;
+  const sessionId = named ?? (await createSession({ userId, title: titleFrom(request.content) })).id;
   const headers = { [SESSION_HEADER]: sessionId };
-  let turn: ReadableStream<Uint8Array>;
+  // Stopped when the request is aborted or a streamed reply's client goes away (the turn then ends interrupted).
+  const stop = new AbortController();
+  const signal = AbortSignal.any([req.signal, stop.signal]);
+  let events: AsyncIterable<TurnEvent>;
   try {
-    turn = await startTurn({
+    events = await openTurn({
       sessionId,
       userId,
       input,
-      signal: req.signal,
+      signal,
       overrides: { systemPrompt: plan.systemPrompt, clientMemory: plan.clientMemory },
     });
   } catch (e) {
@@ -95,34 +68,30 @@ export async function chatCompletion({ req, userId }: { req: Request; userId: st
     }
     return v1ErrorResponse(e, headers);
   }
-  // Piped so a streamed reply's client going away can cancel the turn's stream (the turn then ends interrupted).
-  const stop = new AbortController();
-  const events = readTurnEvents(turn.pipeThrough(new TransformStream(), { signal: stop.signal }));
   return body.stream
-    ? streamed({ events, stop, sessionId, userId, includeUsage: body.stream_options?.include_usage === true })
-    : await collected({ events, sessionId, userId });
+    ? streamed({ events, stop, sessionId, includeUsage: body.stream_options?.include_usage === true })
+    : await collected({ events, sessionId });
 }
 
 /** stream: false — the whole answer as one `chat.completion`. */
 async function collected({
   events,
   sessionId,
-  userId,
 }: {
-  events: AsyncGenerator<TurnEvent>;
+  events: AsyncIterable<TurnEvent>;
   sessionId: string;
-  userId: string;
 }): Promise<Response> {
   const headers = { [SESSION_HEADER]: sessionId };
   let meta: Meta | null = null;
   let text = "";
+  let result: Response | null = null;
+  // Read to the end whatever comes: the last event is the commit's.
   for await (const event of events) {
     if (event.type === "meta") meta = event;
     else if (event.type === "delta") text += event.text;
-    else if (event.type === "error") return turnFailed(event, headers);
+    else if (event.type === "error") result = turnFailed(event, headers);
     else if (event.type === "done" && meta) {
-      const usage = await usageOf({ done: event, meta, sessionId, userId, text });
-      return Response.json(
+      result = Response.json(
         {
           id: completionId(meta),
           object: "chat.completion",
@@ -137,13 +106,15 @@ async function collected({
               finish_reason: event.status === "complete" ? "stop" : "length",
             },
           ],
-          usage,
+          usage: usageOf(event),
         },
         { headers },
       );
     }
   }
-  return openAiError(500, "internal_error", "The answer ended without a result. Try again.", headers);
+  return (
+    result ?? openAiError(500, "internal_error", "The answer ended without a result. Try again.", headers)
+  );
 }
 
 /**
@@ -166,17 +137,13 @@ function streamed({
   events,
   stop,
   sessionId,
-  userId,
   includeUsage,
 }: {
-  events: AsyncGenerator<TurnEvent>;
+  events: AsyncIterable<TurnEvent>;
   stop: AbortController;
   sessionId: string;
-  userId: string;
   includeUsage: boolean;
 }): Response {
-  let meta: Meta | null = null;
-  let text = "";
   const chunk = (m: Meta, choices: unknown[], extra: Record<string, unknown> = {}) => ({
     id: completionId(m),
     object: "chat.completion.chunk",
@@ -193,42 +160,50 @@ function streamed({
     logprobs: null,
     finish_reason: finish,
   });
+  /** The OpenAI chunks one turn event becomes. */
+  const chunksOf = (event: TurnEvent, meta: Meta | null): unknown[] => {
+    if (event.type === "meta") return [chunk(event, [choice({ role: "assistant", content: "" }, null)])];
+    if (event.type === "error") {
+      // OpenAI's streaming error: a data line with an `error` object (the official clients throw an APIError).
+      const type = openAiErrorType(statusOf(event.code));
+      return [{ error: { message: event.message, type, param: null, code: event.code } }];
+    }
+    if (!meta) return [];
+    if (event.type === "delta") return [chunk(meta, [choice({ content: event.text }, null)])];
+    if (event.type === "done") {
+      const finish = event.status === "complete" ? "stop" : "length";
+      return [
+        chunk(meta, [choice({}, finish)]),
+        ...(includeUsage ? [chunk(meta, [], { usage: usageOf(event) })] : []),
+        "[DONE]",
+      ];
+    }
+    return [];
+  };
 
   const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { value: event, done } = await events.next();
-      if (done) {
-        controller.close();
-        return;
-      }
-      if (event.type === "meta") {
-        meta = event;
-        controller.enqueue(frame(chunk(event, [choice({ role: "assistant", content: "" }, null)])));
-      } else if (event.type === "delta" && meta) {
-        text += event.text;
-        controller.enqueue(frame(chunk(meta, [choice({ content: event.text }, null)])));
-      } else if (event.type === "done" && meta) {
-        const finish = event.status === "complete" ? "stop" : "length";
-        controller.enqueue(frame(chunk(meta, [choice({}, finish)])));
-        if (includeUsage) {
-          const usage = await usageOf({ done: event, meta, sessionId, userId, text });
-          controller.enqueue(frame(chunk(meta, [], { usage })));
+    async start(controller) {
+      let open = true;
+      const write = (data: unknown) => {
+        if (!open) return;
+        try {
+          controller.enqueue(frame(data));
+        } catch {
+          open = false;
         }
-        controller.enqueue(frame("[DONE]"));
-        controller.close();
-      } else if (event.type === "error") {
-        // OpenAI's streaming error: a data line with an `error` object (the official clients throw an APIError).
-        const status = statusOf(event.code);
-        controller.enqueue(
-          frame({
-            error: { message: event.message, type: openAiErrorType(status), param: null, code: event.code },
-          }),
-        );
-        controller.close();
+      };
+      let meta: Meta | null = null;
+      // Read to the end even after the client left: the last event is the commit's.
+      for await (const event of events) {
+        if (event.type === "meta") meta = event;
+        for (const data of chunksOf(event, meta)) write(data);
       }
+      if (!open) return;
+      open = false;
+      controller.close();
     },
     cancel(reason) {
-      // The client went away: cancel the turn's stream, which stops it (interrupted, with the text so far kept).
+      // The client went away: stop the turn (interrupted, with the text so far kept).
       stop.abort(reason);
     },
   });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { historyOf } from "@/lib/chat/items";
 import { closeApps, createUserWithSession, loadApp } from "@/lib/chat/test-helpers";
 import { rowsReferring, zeroEverywhere } from "@/lib/db/test-rows";
 
@@ -311,7 +312,7 @@ describe("a message's attachments", () => {
       a.claimAttachments(tx, { userId, messageId: questionId, ids: [image, notes] }),
     );
 
-    const [history] = await a.turns.getHistoryTail(a.db, { sessionId, throughSeq: 1, take: 1 });
+    const [history] = historyOf(await a.turns.getHistoryTail(a.db, { sessionId, throughSeq: 1, take: 1 }));
     const item = history?.item;
     expect(item).toMatchObject({
       role: "user",

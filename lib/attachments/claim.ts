@@ -17,7 +17,7 @@ const invalid = (message: string) => new AppError("validation_failed", message);
  * their text, read here once). At most 4 images and 8 attachments; anything wrong is a 422 and, thrown inside the
  * transaction, takes the user message back with it.
  *
- * The returned parts are what `messageToItem` (lib/db/turns.ts) turns into the question's memory item.
+ * The returned parts are what `messageToItem` (lib/chat/items.ts) turns into the question's memory item.
  */
 export async function claimAttachments(
   tx: Tx,

@@ -1,6 +1,6 @@
 // How a sent message records its attachments in ChatMessage.parts (beside `imageUrls` and `toolCalls`):
 // `attachments` lists them for people (thumbnails, names, sizes) and holds the text of text files, which the memory
-// item of the message carries as text (lib/db/turns.ts messageToItem). Pure: the chat UI reads it too.
+// item of the message carries as text (lib/chat/items.ts messageToItem). Pure: the chat UI reads it too.
 
 export interface AttachmentPart {
   id: string;

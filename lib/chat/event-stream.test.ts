@@ -28,7 +28,7 @@ describe("eventStream", () => {
       await new Promise((r) => setImmediate(r));
       send({ type: "delta", text: " wor" });
       send({ type: "delta", text: "ld" });
-      send({ type: "done", status: "complete" });
+      send({ type: "done", status: "complete", promptTokens: 3, completionTokens: 2 });
     });
     const chunks = await chunksOf(stream);
     expect(chunks.map((c) => [...c.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]))).toEqual([

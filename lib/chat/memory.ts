@@ -10,6 +10,7 @@ import {
   restore,
   summariesOnPath,
 } from "@/lib/memory";
+import { historyOf } from "./items";
 import type { MemoryConfig } from "./memory-config";
 
 type SnapshotRow = Awaited<ReturnType<typeof getSnapshotBySessionId>>;
@@ -53,7 +54,9 @@ export async function loadMemory(
     }
   }
   const tail = leaf
-    ? await getPathTail(client, { sessionId, leafId: leaf.id, afterSeq: startSeq, take: config.tailRows })
+    ? historyOf(
+        await getPathTail(client, { sessionId, leafId: leaf.id, afterSeq: startSeq, take: config.tailRows }),
+      )
     : [];
   const carried = snap ? summariesOnPath(stored, { snapshotThroughSeq: snap.throughSeq, tail }) : [];
   const items = rebuildFromTail(tail, config.policy, { startSeq, carried });

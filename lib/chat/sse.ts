@@ -8,11 +8,12 @@ export type TurnEvent =
       offline: boolean;
     }
   | { type: "delta"; text: string }
-  /** The model asked for a tool (issue 11); the text streamed before it belongs to this step, not the answer. */
+  /** The model asked for a tool; the text streamed before it belongs to this step, not the answer. */
   | { type: "tool_call"; id: string; name: string; arguments: string }
   /** What the tool returned (JSON; `{ error }` when `ok` is false), as the model is sent it. */
   | { type: "tool_result"; id: string; name: string; ok: boolean; result: string }
-  | { type: "done"; status: "complete" | "interrupted"; promptTokens?: number; completionTokens?: number }
+  /** The token counts are the provider's when it reports them, else counted with the model's tokenizer. */
+  | { type: "done"; status: "complete" | "interrupted"; promptTokens: number; completionTokens: number }
   | { type: "error"; code: string; message: string };
 
 /** One event as text/event-stream text. */

@@ -17,9 +17,9 @@ export interface AnswerResult {
   toolCalls?: ToolCall[];
 }
 
-/** The text of an answer being written, shared by the stream that writes it and the heartbeat that saves it. */
+/** The text of an answer being written, read by the heartbeat that saves it (the loop that writes it owns it). */
 export interface AnswerDraft {
-  text: string;
+  readonly text: string;
 }
 
 /** The reason a turn is stopped when its lease turns out to be someone else's. */
@@ -52,17 +52,15 @@ export function startHeartbeat({
 }
 
 /**
- * Streams the model's answer to `items` into `draft`, handing each delta to `onDelta`, and says how it ended:
- * `complete` only when the model finished properly; `interrupted` when `signal` stopped it (with a failure when the
- * reason was a lost lease rather than the user); `failed` with the reason on a model error or timeout. The text
- * streamed so far is kept in every case.
+ * Streams the model's answer to `items`, yielding each delta, and returns how it ended: `complete` only when the
+ * model finished properly; `interrupted` when `signal` stopped it (with a failure when the reason was a lost lease
+ * rather than the user); `failed` with the reason on a model error or timeout. The text streamed so far is kept
+ * in every case.
  */
-export async function streamAnswer({
+export async function* streamAnswer({
   items,
   model,
   signal,
-  draft,
-  onDelta,
   tools,
   toolChoice,
   prepare,
@@ -75,24 +73,21 @@ export async function streamAnswer({
   /** "none": the model must answer in text (the turn's tool steps are used up). */
   toolChoice?: "auto" | "none";
   signal: AbortSignal;
-  draft: AnswerDraft;
-  onDelta: (text: string) => void;
-}): Promise<AnswerResult> {
+}): AsyncGenerator<string, AnswerResult> {
+  let text = "";
   try {
     const sent = prepare ? await prepare(items) : items;
     for await (const event of streamReply({ items: sent, model, signal, tools, toolChoice })) {
       if (event.type === "delta") {
-        draft.text += event.text;
-        onDelta(event.text);
+        text += event.text;
+        yield event.text;
       } else {
-        draft.text = event.text;
         const outcome = { status: "complete" as const, text: event.text, ...event.usage };
         return event.toolCalls ? { outcome, toolCalls: event.toolCalls } : { outcome };
       }
     }
     throw new AppError("model_error", "The model stream ended before the reply was complete.");
   } catch (e) {
-    const text = draft.text;
     if (signal.aborted || isAbortError(e)) {
       const reason: unknown = signal.reason;
       return reason instanceof AppError

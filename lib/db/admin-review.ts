@@ -3,8 +3,8 @@ import { AppError } from "@/lib/errors";
 import { type AdminMessage, type AdminSession, adminSessionSelect } from "./admin";
 import { type Db, db } from "./client";
 import { keysetPage } from "./cursor";
+import { readParts } from "./parts";
 import { messageSelect } from "./sessions";
-import { readParts } from "./turns";
 
 // The admin's session review (issue 13): one page of EVERY message of a conversation — all branches, in seq
 // order — each marked with where it sits in the message tree, beside the raw pieces of the memory. Admin only:

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getSessionReview } from "@/lib/admin/session-review";
 import { sessionClaims } from "@/lib/auth/session-token";
+import { historyOf } from "@/lib/chat/items";
 import { buildContext } from "@/lib/context";
 import { env } from "@/lib/env";
 import { memoryAfterTurn, messageWindow, rebuildFromTail } from "@/lib/memory";
@@ -64,7 +65,7 @@ async function beginTurn(sessionId: string, userId: string, content: string) {
       model: "test-model",
       parentId: lease.activeLeaf?.id ?? null,
     });
-    const tail = await getHistoryTail(tx, { sessionId, throughSeq: question.seq - 1, take: 10 });
+    const tail = historyOf(await getHistoryTail(tx, { sessionId, throughSeq: question.seq - 1, take: 10 }));
     const memory = rebuildFromTail(tail, policy);
     const questionItem = { role: "user" as const, text: question.text, seq: question.seq };
     const built = buildContext({

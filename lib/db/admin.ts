@@ -1,6 +1,5 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
 import type { MemoryItem } from "@/lib/memory";
 import type { MessageRole, MessageStatus } from "@/lib/types";
 import { databaseKind, db, type Prisma } from "./client";
@@ -10,9 +9,6 @@ import { getTurnContextByMessageId } from "./turns";
 
 // Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
 // admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.
-
-const notFound = () =>
-  new AppError("not_found", "This conversation does not exist (it may have been deleted).");
 
 const ownerSelect = { id: true, email: true, name: true } as const;
 
@@ -86,16 +82,6 @@ export async function listSessionsForAdmin({
   const rows = await db.chatSession.findMany(adminSessionsPageArgs({ q, cursor, limit }));
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
   return { sessions: page.map(toAdminSession), nextCursor };
-}
-
-export async function getSessionForAdminOrThrow({ sessionId }: { sessionId: string }) {
-  const row = await db.chatSession.findUnique({ where: { id: sessionId }, select: adminSessionSelect });
-  if (!row) throw notFound();
-  return {
-    ...toAdminSession(row),
-    /** A turn holds the session's lease right now (an answer is being written). */
-    turnInProgress: row.leaseUntil !== null && row.leaseUntil > new Date(),
-  };
 }
 
 export interface AdminMessage {

@@ -1,8 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
-import type { HistoryMessage } from "@/lib/memory";
 import type { Db, Tx } from "./client";
-import { messageToItem } from "./turns";
 
 // The message tree (issue 13, docs/decisions/019-message-tree.md). Each message points at the previous message on
 // its path (`parentId`, null for a root); a conversation's active leaf names the branch the user is on. Paths are
@@ -87,7 +85,7 @@ export async function newestLeafUnder(
 }
 
 /**
- * The newest `take` messages of the path ending at `leafId` after `afterSeq`, oldest first, as memory reads them.
+ * The newest `take` messages of the path ending at `leafId` after `afterSeq`, oldest first.
  * One recursive statement reading `take` rows at most, whatever the size of the tree.
  */
 export async function getPathTail(
@@ -98,7 +96,7 @@ export async function getPathTail(
     take,
     afterSeq = 0,
   }: { sessionId: string; leafId: string; take: number; afterSeq?: number },
-): Promise<HistoryMessage[]> {
+): Promise<HistoryRow[]> {
   if (take <= 0) return [];
   const rows = await walkPath<{
     id: string;
@@ -114,16 +112,24 @@ export async function getPathTail(
     take,
     afterSeq,
   });
-  return rows.reverse().map((r) => {
-    const row = {
-      seq: Number(r.seq),
-      role: String(r.role) as HistoryMessage["item"]["role"],
-      text: r.text,
-      parts: typeof r.parts === "string" ? (JSON.parse(r.parts) as unknown) : r.parts,
-      toolCallId: r.toolCallId,
-    };
-    return { item: messageToItem(row), status: String(r.status) as HistoryMessage["status"] };
-  });
+  return rows.reverse().map((r) => ({
+    seq: Number(r.seq),
+    role: String(r.role) as HistoryRow["role"],
+    text: r.text,
+    parts: typeof r.parts === "string" ? (JSON.parse(r.parts) as unknown) : r.parts,
+    toolCallId: r.toolCallId,
+    status: String(r.status),
+  }));
+}
+
+/** A history message as stored, for memory to read (lib/chat/items.ts makes the items). */
+export interface HistoryRow {
+  seq: number;
+  role: "system" | "user" | "assistant" | "tool";
+  text: string;
+  parts: unknown;
+  toolCallId: string | null;
+  status: string;
 }
 
 export interface Siblings {

@@ -1,58 +1,15 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { type AttachmentPart, attachedFiles, readAttachmentParts } from "@/lib/attachments/parts";
 import { AppError } from "@/lib/errors";
-import type { HistoryMessage, MemoryItem, ToolCall } from "@/lib/memory";
-import { withAttachedFiles } from "@/lib/memory/attachments";
+import type { MemoryItem, ToolCall } from "@/lib/memory";
 import { db, type Prisma, type Tx } from "./client";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
+import { readParts } from "./parts";
 import { indexMessages, type SearchDocInput } from "./search";
-import { setActiveLeaf, walkUp } from "./tree";
+import { type HistoryRow, setActiveLeaf, walkUp } from "./tree";
 
 // The reads and writes of a chat turn. Plain queries: which rows memory is made of, and when a snapshot can be
 // trusted, is decided by lib/memory and sequenced by lib/chat/turn.ts.
-
-/**
- * The structured parts of a stored message (ChatMessage.parts): image URLs (or attachment references), tool calls
- * and attachments (lib/attachments/parts.ts), empty when absent.
- */
-export function readParts(value: unknown): {
-  imageUrls: string[];
-  toolCalls: ToolCall[];
-  attachments: AttachmentPart[];
-} {
-  const parts = (typeof value === "object" && value !== null ? value : {}) as {
-    imageUrls?: unknown;
-    toolCalls?: unknown;
-  };
-  return {
-    imageUrls: Array.isArray(parts.imageUrls) ? (parts.imageUrls as string[]) : [],
-    toolCalls: Array.isArray(parts.toolCalls) ? (parts.toolCalls as ToolCall[]) : [],
-    attachments: readAttachmentParts(value),
-  };
-}
-
-type MessageRow = {
-  seq: number;
-  role: MemoryItem["role"];
-  text: string;
-  parts: unknown;
-  toolCallId: string | null;
-};
-
-/** A history message as a memory item; its attached text files become part of its text. */
-export function messageToItem(row: MessageRow): MemoryItem {
-  const parts = readParts(row.parts);
-  const item: MemoryItem = {
-    role: row.role,
-    text: withAttachedFiles(row.text, attachedFiles(parts.attachments)),
-    seq: row.seq,
-  };
-  if (parts.imageUrls.length) item.imageUrls = parts.imageUrls;
-  if (parts.toolCalls.length) item.toolCalls = parts.toolCalls;
-  if (row.toolCallId) item.toolCallId = row.toolCallId;
-  return item;
-}
 
 /** Runs `work` in one interactive transaction. */
 export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -293,7 +250,7 @@ export async function getHistoryTail(
     take,
     afterSeq = 0,
   }: { sessionId: string; throughSeq: number; take: number; afterSeq?: number },
-): Promise<HistoryMessage[]> {
+): Promise<HistoryRow[]> {
   if (take === 0 || throughSeq <= afterSeq) return [];
   const rows = await client.chatMessage.findMany({
     where: { sessionId, seq: { lte: throughSeq, gt: afterSeq } },
@@ -301,7 +258,7 @@ export async function getHistoryTail(
     take,
     select: { seq: true, role: true, text: true, parts: true, toolCallId: true, status: true },
   });
-  return rows.reverse().map((row) => ({ item: messageToItem(row), status: row.status }));
+  return rows.reverse();
 }
 
 export interface ContextRecord {
@@ -410,20 +367,6 @@ export async function appendToolStep({
     if (isRecordNotFound(e) || isForeignKeyViolation(e)) return null;
     throw e;
   }
-}
-
-/** Extends a held lease. False when it is no longer this turn's (taken over, or the session is gone). */
-export async function renewLease({ lease, leaseSeconds }: { lease: Lease; leaseSeconds: number }) {
-  const { count } = await db.chatSession.updateMany({
-    where: { id: lease.sessionId, leaseId: lease.leaseId },
-    data: { leaseUntil: new Date(Date.now() + leaseSeconds * 1000) },
-  });
-  return count === 1;
-}
-
-/** Saves the text of an answer that is still being written, so a crash keeps what the user already saw. */
-export async function saveAnswerDraft({ answerId, text }: { answerId: string; text: string }) {
-  await db.chatMessage.updateMany({ where: { id: answerId, status: "streaming" }, data: { text } });
 }
 
 export type TurnOutcome =

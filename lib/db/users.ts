@@ -24,10 +24,6 @@ export async function unsafeGetUserCredentialsByEmail({ email }: { email: string
   });
 }
 
-export async function getUserById({ id }: { id: string }): Promise<SafeUser | null> {
-  return db.user.findUnique({ where: { id }, select: userSelect });
-}
-
 /**
  * The per-request read of the signed-in user, with the token version its session cookie must match and whether
  * the cookie's sign-in (`sid`) was signed out. One statement, written out: the same read through Prisma's filtered

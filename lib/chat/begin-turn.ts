@@ -1,0 +1,260 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { claimAttachments } from "@/lib/attachments/claim";
+import { type BuiltContext, buildContext, ContextBudgetError } from "@/lib/context";
+import type { Tx } from "@/lib/db/client";
+import { readParts } from "@/lib/db/parts";
+import { getNode } from "@/lib/db/tree";
+import {
+  appendRegeneratedAnswer,
+  appendTurnMessages,
+  getAnswerWithQuestion,
+  getQuestionOf,
+  inTransaction,
+  type Lease,
+  recordContext,
+  reopenAnswer,
+  takeLease,
+} from "@/lib/db/turns";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { getModel, type Model } from "@/lib/llm";
+import { longTermSection, type MemoryItem, retryRefusal } from "@/lib/memory";
+import { messageToItem } from "./items";
+import { type LongTermMemory, loadLongTermMemory } from "./long-term";
+import { loadMemory } from "./memory";
+import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
+import { seqsOf, type TurnRequest } from "./turn-request";
+
+type StoredMessage = { id: string; seq: number; parentId: string | null; createdAt: Date };
+
+type Question = StoredMessage & {
+  text: string;
+  parts: unknown;
+  /** The message the question follows: where its memory ends (null: a root, no memory). */
+  parent: { id: string; seq: number } | null;
+};
+
+/** Everything a begun turn hands the phases after it: plain values, read and written before the first byte. */
+export interface TurnPlan {
+  userId: string;
+  kind: TurnRequest["kind"];
+  lease: Lease;
+  leaseSeconds: number;
+  model: Model;
+  config: MemoryConfig;
+  question: Question;
+  questionItem: MemoryItem;
+  answer: StoredMessage;
+  /** The memory the turn started from, and the snapshot version it was read from (null: there was none). */
+  memory: MemoryItem[];
+  memoryVersion: number | null;
+  context: BuiltContext;
+  longTermMemory: boolean;
+  /** The conversation's first question was just asked (not a retry or another version of its answer). */
+  namesConversation: boolean;
+}
+
+/**
+ * What an API client may change about one turn. `systemPrompt` replaces the configured one for this turn;
+ * `clientMemory` is sent instead of the conversation's memory (the client resends the conversation itself,
+ * OpenAI's own semantics). Either way the turn is recorded as usual and the conversation's snapshot keeps being
+ * maintained from its history, so switching back to server-side memory loses nothing.
+ */
+export interface TurnOverrides {
+  systemPrompt?: string;
+  clientMemory?: MemoryItem[];
+}
+
+/**
+ * Begins a turn in one transaction: takes the session's lease, appends the question (or reopens the answer being
+ * retried), claims its attachments, loads memory, builds the context and records it. Throws AppErrors (404, 409,
+ * 422) before anything is streamed; a throw rolls all of it back.
+ */
+export async function beginTurn({
+  sessionId,
+  userId,
+  request,
+  overrides = {},
+}: {
+  sessionId: string;
+  userId: string;
+  request: TurnRequest;
+  overrides?: TurnOverrides;
+}): Promise<TurnPlan> {
+  const model = getModel();
+  const leaseSeconds = env.TURN_LEASE_SECONDS;
+  // Read before the transaction: the facts are the user's, not the session's, and mostly come from a cache.
+  const longTerm = await loadLongTermMemory({ userId });
+  return inTransaction(async (tx) => {
+    const lease = await takeLease(tx, {
+      sessionId,
+      userId,
+      leaseId: randomUUID(),
+      leaseSeconds,
+      seqs: seqsOf(request),
+    });
+    const { question, answer } = await appendOrReopen(tx, { lease, request, model: model.model });
+    // The user's uploads become this message's attachments (422, rolled back, if one cannot be).
+    const attached =
+      "attachments" in request && request.attachments.length > 0
+        ? await claimAttachments(tx, { userId, messageId: question.id, ids: request.attachments })
+        : null;
+    const config = memoryConfig(storedMemorySettings(lease.memorySettings));
+    const memory = await loadMemory(tx, {
+      sessionId,
+      leaf: question.parent,
+      startSeq: lease.memoryStartSeq,
+      config,
+    });
+    const questionItem = messageToItem({
+      seq: question.seq,
+      role: "user",
+      text: question.text,
+      parts: attached ?? question.parts ?? null,
+      toolCallId: null,
+    });
+    const context = contextFor({
+      systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
+      longTerm,
+      memory: overrides.clientMemory ?? memory.items,
+      question: questionItem,
+      config,
+      model: model.model,
+    });
+    await recordContext(tx, { sessionId, answerId: answer.id, record: contextRecord(context) });
+    return {
+      userId,
+      kind: request.kind,
+      lease,
+      leaseSeconds,
+      model,
+      config,
+      question,
+      questionItem,
+      answer,
+      memory: memory.items,
+      memoryVersion: memory.version,
+      context,
+      longTermMemory: longTerm.enabled,
+      namesConversation: (request.kind === "ask" || request.kind === "edit") && question.seq === 1,
+    };
+  });
+}
+
+/**
+ * The turn's question and its empty answer: a new question after the active leaf or the given parent, a new
+ * version of an answer beside it, or the retried answer reopened — when the retry rule allows it.
+ */
+async function appendOrReopen(
+  tx: Tx,
+  { lease, request, model }: { lease: Lease; request: TurnRequest; model: string },
+): Promise<{ question: Question; answer: StoredMessage }> {
+  const { sessionId } = lease;
+  switch (request.kind) {
+    case "ask":
+    case "edit": {
+      const parent =
+        request.kind === "ask" ? lease.activeLeaf : await parentFor(tx, sessionId, request.parentId);
+      const { question, answer } = await appendTurnMessages(tx, {
+        lease,
+        content: request.content,
+        model,
+        parentId: parent?.id ?? null,
+      });
+      return { question: { ...question, parent }, answer };
+    }
+    case "regenerate": {
+      const question = await getQuestionOf(tx, { sessionId, answerId: request.answerId });
+      if (!question) throw new AppError("not_found", "There is no such answer in this conversation.");
+      const answer = await appendRegeneratedAnswer(tx, { lease, questionId: question.id, model });
+      return { question, answer };
+    }
+    case "retry": {
+      const { answer, question } = await getAnswerWithQuestion(tx, { sessionId, answerId: request.answerId });
+      const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore });
+      if (refusal || !question) throw new AppError("conflict", refusal ?? "This answer cannot be retried.");
+      const reopened = await reopenAnswer(tx, { sessionId, answerId: request.answerId, model });
+      return {
+        question: { ...question, parent: await nodeRef(tx, sessionId, question.parentId) },
+        answer: reopened,
+      };
+    }
+  }
+}
+
+/** The message a new question may follow: a finished answer of this conversation (null: a new root). */
+async function parentFor(tx: Tx, sessionId: string, parentId: string | null) {
+  if (parentId === null) return null;
+  const node = await getNode(tx, { sessionId, messageId: parentId });
+  if (!node) throw new AppError("not_found", "The message to continue from is not in this conversation.");
+  if (
+    node.role !== "assistant" ||
+    node.status === "streaming" ||
+    readParts(node.parts).toolCalls.length > 0
+  ) {
+    throw new AppError("validation_failed", "A question can only follow an answer.", {
+      details: { parentId },
+    });
+  }
+  return { id: node.id, seq: node.seq };
+}
+
+async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
+  if (id === null) return null;
+  const node = await getNode(tx, { sessionId, messageId: id });
+  return node ? { id: node.id, seq: node.seq } : null;
+}
+
+/** The pure context builder with the conversation's budget; a question that alone does not fit is a 422. */
+function contextFor({
+  systemPrompt,
+  longTerm,
+  memory,
+  question,
+  config,
+  model,
+}: {
+  systemPrompt: string;
+  longTerm: LongTermMemory;
+  memory: MemoryItem[];
+  question: MemoryItem;
+  config: MemoryConfig;
+  model: string;
+}): BuiltContext {
+  try {
+    return buildContext({
+      systemPrompt,
+      longTermMemory: longTermSection({
+        facts: longTerm.facts,
+        question: question.text,
+        maxTokens: env.LONG_TERM_MEMORY_MAX_TOKENS,
+        count: config.tokenizer.countItem,
+      }),
+      memory,
+      question,
+      policyId: config.policy.id,
+      model,
+      tokenizer: config.tokenizer,
+      maxTokens: config.contextMaxTokens,
+      modelContextTokens: config.modelContextTokens,
+    });
+  } catch (e) {
+    if (!(e instanceof ContextBudgetError)) throw e;
+    throw new AppError(
+      "question_too_long",
+      `This message is too long for the model: it needs ${e.requiredTokens} tokens with the system prompt, and at most ${e.budget} fit. Shorten it and send it again.`,
+      { details: { questionTokens: e.questionTokens, requiredTokens: e.requiredTokens, budget: e.budget } },
+    );
+  }
+}
+
+/** The context as the turn records it (TurnContext). */
+export function contextRecord(context: BuiltContext) {
+  return {
+    entries: context.entries,
+    tokenEstimate: context.tokenEstimate,
+    policy: context.policyId,
+    model: context.model,
+  };
+}

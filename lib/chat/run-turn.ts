@@ -1,0 +1,151 @@
+import "server-only";
+import { resolveAttachmentRefs } from "@/lib/attachments/resolve";
+import { withToolStep } from "@/lib/context";
+import { appendToolStep } from "@/lib/db/turns";
+import { env } from "@/lib/env";
+import type { MemoryItem, ToolCall } from "@/lib/memory";
+import { contextRecord, type TurnPlan } from "./begin-turn";
+import { withStorageRetry } from "./commit-turn";
+import type { TurnEvent } from "./sse";
+import { type AnswerDraft, type AnswerResult, streamAnswer } from "./stream-answer";
+import { runTool, type ToolResult, toolsFor } from "./tools";
+
+/** How the model's part of a turn ended: its answer, the tool steps before it, and where the answer now sits. */
+export interface RunOutcome {
+  answer: AnswerResult;
+  steps: MemoryItem[];
+  answerSeq: number;
+  /** A tool step found the lease taken over: nothing more may be written. */
+  leaseLost?: boolean;
+}
+
+/** A running turn: its events, the draft its loop writes (the heartbeat reads it), and how it ended. */
+export interface TurnRun extends AsyncIterable<TurnEvent> {
+  readonly draft: AnswerDraft;
+  /** Set once the events are exhausted. */
+  readonly outcome: RunOutcome | undefined;
+}
+
+/**
+ * Runs the model for a begun turn: meta, then the answer's deltas, running the tools the model asks for and
+ * calling it again with their results, up to TOOL_MAX_STEPS steps (then it must answer in text). Each step is
+ * stored before the next call, so a crash keeps what the tools did; the answer keeps its id and moves after the
+ * steps. `signal` stops the model (the answer then ends interrupted with the text so far).
+ */
+export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
+  let text = "";
+  let outcome: RunOutcome | undefined;
+  async function* events(): AsyncGenerator<TurnEvent> {
+    yield metaOf(plan);
+    const maxSteps = env.TOOL_MAX_STEPS;
+    const tools = maxSteps > 0 ? toolsFor({ longTermMemory: plan.longTermMemory }) : [];
+    const toolContext = {
+      userId: plan.userId,
+      sessionId: plan.lease.sessionId,
+      questionId: plan.question.id,
+      longTermMemory: plan.longTermMemory,
+    };
+    let context = plan.context;
+    let answerSeq = plan.answer.seq;
+    let answerParentId = plan.answer.parentId;
+    const steps: MemoryItem[] = [];
+    for (let step = 0; ; step++) {
+      const stream = streamAnswer({
+        items: context.items,
+        prepare: (items) => resolveAttachmentRefs(items, { userId: plan.userId }),
+        model: plan.model,
+        signal,
+        tools,
+        toolChoice: step < maxSteps ? "auto" : "none",
+      });
+      let next = await stream.next();
+      for (; !next.done; next = await stream.next()) {
+        text += next.value;
+        yield { type: "delta", text: next.value };
+      }
+      const answer = next.value;
+      text = answer.outcome.text;
+      const calls: ToolCall[] = answer.toolCalls ?? [];
+      if (calls.length === 0 || answer.outcome.status !== "complete") {
+        outcome = { answer, steps, answerSeq };
+        return;
+      }
+      for (const call of calls)
+        yield { type: "tool_call", id: call.id, name: call.name, arguments: call.arguments };
+      const results: ToolResult[] = [];
+      for (const call of calls) {
+        const result = await runTool(call, toolContext);
+        results.push(result);
+        yield {
+          type: "tool_result",
+          id: result.toolCallId,
+          name: result.name,
+          ok: result.ok,
+          result: result.text,
+        };
+      }
+      const stepItems: MemoryItem[] = [
+        { role: "assistant", text: answer.outcome.text, toolCalls: calls, seq: answerSeq },
+        ...results.map((r, i) => ({
+          role: "tool" as const,
+          text: r.text,
+          toolCallId: r.toolCallId,
+          seq: answerSeq + 1 + i,
+        })),
+      ];
+      context = withToolStep(context, stepItems, plan.config.tokenizer);
+      const stored = await withStorageRetry(plan.lease.sessionId, () =>
+        appendToolStep({
+          lease: plan.lease,
+          answerId: plan.answer.id,
+          answerSeq,
+          answerParentId,
+          call: { text: answer.outcome.text, toolCalls: calls },
+          results,
+          model: plan.model.model,
+          context: contextRecord(context),
+        }),
+      );
+      if (!stored) {
+        outcome = {
+          answer: { outcome: { status: "interrupted", text: "" } },
+          steps,
+          answerSeq,
+          leaseLost: true,
+        };
+        return;
+      }
+      answerSeq = stored.answerSeq;
+      answerParentId = stored.answerParentId;
+      steps.push(...stepItems);
+      text = "";
+    }
+  }
+  return {
+    draft: {
+      get text() {
+        return text;
+      },
+    },
+    get outcome() {
+      return outcome;
+    },
+    [Symbol.asyncIterator]: events,
+  };
+}
+
+function metaOf(plan: TurnPlan): TurnEvent {
+  const ref = (m: TurnPlan["answer"]) => ({
+    id: m.id,
+    seq: m.seq,
+    parentId: m.parentId,
+    createdAt: m.createdAt.toISOString(),
+  });
+  return {
+    type: "meta",
+    userMessage: ref(plan.question),
+    assistantMessage: ref(plan.answer),
+    model: plan.model.model,
+    offline: plan.model.offline,
+  };
+}
