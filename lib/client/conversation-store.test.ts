@@ -338,7 +338,13 @@ describe("actionOfEvent", () => {
       ok: false,
       result: "r",
     });
-    expect(actionOfEvent(S, { type: "done", status: "interrupted", promptTokens: 3 }, errorText)).toEqual({
+    expect(
+      actionOfEvent(
+        S,
+        { type: "done", status: "interrupted", promptTokens: 3, completionTokens: 0 },
+        errorText,
+      ),
+    ).toEqual({
       type: "done",
       key: S,
       status: "interrupted",
