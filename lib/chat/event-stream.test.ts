@@ -43,7 +43,7 @@ describe("eventStream", () => {
       meta,
       { type: "delta", text: "Hello" },
       { type: "delta", text: " world" },
-      { type: "done", status: "complete" },
+      { type: "done", status: "complete", promptTokens: 3, completionTokens: 2 },
     ]);
   });
 
