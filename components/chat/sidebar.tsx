@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import { SearchButton } from "@/components/search/search-dialog";
+import { SearchButton } from "@/components/search/search-button";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ReceiptView } from "@/components/ui/receipt";
