@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { answered, sendJson, serverErrorOf } from "@/lib/client/api";
 import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 
 export interface InviteRow {
@@ -30,12 +31,7 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
     setPending(true);
     setError(null);
     try {
-      const res = await fetch("/api/admin/invites", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ validDays: 7 }),
-      });
-      const data = (await res.json().catch(() => null)) as {
+      const data = await sendJson<{
         code?: string;
         invite?: {
           id: string;
@@ -44,16 +40,17 @@ export function InvitesPanel({ initial }: { initial: InviteRow[] }) {
           usedAt: string | null;
           createdBy: string | null;
         };
-        error?: { code?: string; message?: string };
-      } | null;
-      if (!res.ok || !data?.code || !data.invite) {
-        setError(errorText(data?.error ?? null, t("invites.createFailed")));
+      } | null>("/api/admin/invites", "POST", { validDays: 7 });
+      if (!data?.code || !data.invite) {
+        setError(errorText(null, t("invites.createFailed")));
         return;
       }
       setCode(data.code);
       setRows((r) => [data.invite as InviteRow, ...r]);
-    } catch {
-      setError(t("invites.unreachable"));
+    } catch (e) {
+      setError(
+        answered(e) ? errorText(serverErrorOf(e), t("invites.createFailed")) : t("invites.unreachable"),
+      );
     } finally {
       setPending(false);
     }

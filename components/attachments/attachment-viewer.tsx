@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { attachmentUrl } from "@/lib/attachments/parts";
+import { request } from "@/lib/client/api";
 import { useT } from "@/lib/i18n/client";
 import { useFileSize } from "./use-file-size";
 
@@ -44,9 +45,8 @@ export function AttachmentViewer({
   useEffect(() => {
     if (attachment?.kind !== "text" || text?.id === attachment.id) return;
     const controller = new AbortController();
-    fetch(attachmentUrl(attachment.id), { signal: controller.signal })
+    request(attachmentUrl(attachment.id), { signal: controller.signal })
       .then(async (res) => {
-        if (!res.ok) throw new Error(String(res.status));
         setText({ id: attachment.id, value: await res.text() });
       })
       .catch(() => {

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGES_PER_MESSAGE } from "@/lib/attachments/limits";
-import { isAbort, RequestError } from "@/lib/client/api";
+import { isAbort, RequestError, request } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { type AttachmentView, uploadFile } from "./upload-file";
 
@@ -116,7 +116,7 @@ export function useComposerAttachments() {
     if (item.preview) URL.revokeObjectURL(item.preview);
     // The server keeps an unsent upload a day at most; removing it says it is not wanted now.
     if (item.view) {
-      void fetch(`/api/attachments/${encodeURIComponent(item.view.id)}`, { method: "DELETE" }).catch(
+      void request(`/api/attachments/${encodeURIComponent(item.view.id)}`, { method: "DELETE" }).catch(
         () => {},
       );
     }

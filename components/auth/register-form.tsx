@@ -6,6 +6,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { answered, request, serverErrorOf } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { FormError } from "./auth-card";
 
@@ -28,16 +29,19 @@ export function RegisterForm({ needsInvite = false }: { needsInvite?: boolean })
     setPending(true);
     setError(null);
     try {
-      const res = await fetch("/api/register", {
+      const refused = await request("/api/register", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
-      });
-      if (!res.ok) {
-        const data = (await res.json().catch(() => null)) as {
-          error?: { code?: string; message?: string };
-        } | null;
-        setError(errorText(data?.error ?? null, t("register.failed")));
+      }).then(
+        () => null,
+        (e: unknown) => {
+          if (answered(e)) return e;
+          throw e;
+        },
+      );
+      if (refused) {
+        setError(errorText(serverErrorOf(refused), t("register.failed")));
         return;
       }
       const result = await signIn("credentials", {

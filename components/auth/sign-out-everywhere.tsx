@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { answered, request, serverErrorOf } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
 /**
@@ -21,18 +22,20 @@ export function SignOutEverywhereButton({ className = "" }: { className?: string
     setPending(true);
     setError(null);
     try {
-      const res = await fetch("/api/auth/sign-out-everywhere", {
+      const signedOut = await request("/api/auth/sign-out-everywhere", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: "{}",
-      });
-      if (!res.ok && res.status !== 401) {
-        const body = (await res.json().catch(() => null)) as {
-          error?: { code?: string; message?: string };
-        } | null;
-        setError(errorText(body?.error ?? null, t("signOut.failed")));
+      }).then(
+        () => null,
+        // Already signed out here (401): the local sign-out below still runs.
+        (e: unknown) => (answered(e) && e.status === 401 ? null : e),
+      );
+      if (answered(signedOut)) {
+        setError(errorText(serverErrorOf(signedOut), t("signOut.failed")));
         return;
       }
+      if (signedOut) throw signedOut;
       // redirect: false keeps the navigation on this host; next-auth would build it from NEXTAUTH_URL.
       await signOut({ redirect: false });
       router.replace("/login");

@@ -8,8 +8,8 @@ import { type ChatMessageView, isTemporary } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { ContextPanel } from "./context-panel";
 import { CopyButton } from "./copy-button";
-import { Markdown } from "./markdown";
 import { MessageEditor } from "./message-editor";
+import { AnswerStatus, MessageText } from "./message-text";
 import { ToolSteps } from "./tool-steps";
 import { type VersionStep, VersionSwitcher } from "./version-switcher";
 
@@ -86,21 +86,7 @@ export function MessageBubble({
             disabled={busy}
           />
         ) : (
-          <div
-            className={`rounded-2xl px-4 py-2 ${isUser ? "bg-zinc-900 text-white" : "border border-zinc-200 bg-white"}`}
-            data-testid="message-text"
-          >
-            {isUser ? (
-              <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{message.text}</p>
-            ) : message.text ? (
-              <Markdown text={message.text} />
-            ) : message.status === "streaming" ? (
-              <p className="animate-pulse text-zinc-500">
-                <span className="sr-only">{t("message.writing")}</span>
-                <span aria-hidden="true">…</span>
-              </p>
-            ) : null}
-          </div>
+          <MessageText message={message} />
         )}
         {isUser && <MessageAttachments parts={message.parts} />}
         {isUser && !editing && (versions || copy || (sessionId && persisted)) && (
@@ -124,16 +110,7 @@ export function MessageBubble({
         )}
         {!isUser && (
           <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
-            {message.status === "failed" && (
-              <span className="font-medium text-red-700" data-testid="message-failed">
-                {message.error ? t("message.failedWith", { reason: message.error }) : t("message.failed")}
-              </span>
-            )}
-            {message.status === "interrupted" && (
-              <span className="font-medium text-amber-700" data-testid="message-interrupted">
-                {t("message.interrupted")}
-              </span>
-            )}
+            <AnswerStatus message={message} />
             {versions}
             {canRetry && (
               <button type="button" onClick={onRetry} className="underline" data-testid="retry-button">

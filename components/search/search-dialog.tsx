@@ -3,8 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
-import { snippetParts } from "@/lib/search/snippet";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import { OPEN_EVENT } from "./search-button";
+import { SearchOption } from "./search-option";
 import { type SearchResult, useSearch } from "./use-search";
 
 // Search across the user's conversations: a modal dialog opened by Ctrl/Cmd+K anywhere in the chat, or by the
@@ -12,37 +13,8 @@ import { type SearchResult, useSearch } from "./use-search";
 // use-message-anchor scrolls to). The input is a combobox: arrows move through the results, Enter opens one,
 // Escape closes the dialog and the native <dialog> gives focus back to where it was.
 
-const OPEN_EVENT = "recall:open-search";
-
-/** Opens the search dialog (mounted once in the chat layout). */
-export function openSearch(): void {
-  document.dispatchEvent(new Event(OPEN_EVENT));
-}
-
-export const isMac = () => typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
-
-/** The marked excerpt, rendered as text: the <mark> tags become elements, everything else stays plain text. */
-function Snippet({ snippet }: { snippet: string }) {
-  return (
-    <>
-      {snippetParts(snippet).map((part, i) =>
-        part.marked ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet never reorder
-          <mark key={i} className="rounded-sm bg-amber-200 px-0.5 text-zinc-900">
-            {part.text}
-          </mark>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet never reorder
-          <span key={i}>{part.text}</span>
-        ),
-      )}
-    </>
-  );
-}
-
 export function SearchDialog() {
   const t = useT("search");
-  const format = useFormat();
   const errorText = useErrorText();
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -163,29 +135,14 @@ export function SearchDialog() {
         data-testid="search-results"
       >
         {results.map((r, i) => (
-          // The input keeps focus (aria-activedescendant); a pointer still picks a result by clicking it.
-          // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox input handles the keyboard
-          <div
+          <SearchOption
             key={r.messageId}
             id={`${listId}-${i}`}
-            role="option"
-            tabIndex={-1}
-            aria-selected={i === active}
-            onClick={() => go(r)}
-            onMouseMove={() => setActive(i)}
-            className={`cursor-pointer rounded-md px-3 py-2 ${i === active ? "bg-zinc-100" : ""}`}
-            data-testid="search-result"
-          >
-            <div className="flex items-baseline gap-2">
-              <span className="min-w-0 flex-1 truncate text-sm font-medium">{r.title || t("untitled")}</span>
-              <time dateTime={r.createdAt} className="shrink-0 text-xs text-zinc-500">
-                {format.dateTime(r.createdAt)}
-              </time>
-            </div>
-            <p className="mt-0.5 line-clamp-2 text-sm text-zinc-700 break-words">
-              <Snippet snippet={r.snippet} />
-            </p>
-          </div>
+            result={r}
+            active={i === active}
+            onPick={() => go(r)}
+            onHover={() => setActive(i)}
+          />
         ))}
       </div>
       {search.hasMore && (
@@ -201,25 +158,5 @@ export function SearchDialog() {
         </div>
       )}
     </dialog>
-  );
-}
-
-/** The sidebar's button that opens the dialog, naming its shortcut. */
-export function SearchButton({ className = "" }: { className?: string }) {
-  const t = useT("search");
-  const [keys, setKeys] = useState("Ctrl+K");
-  useEffect(() => setKeys(isMac() ? "⌘K" : "Ctrl+K"), []);
-  return (
-    <button
-      type="button"
-      onClick={openSearch}
-      aria-haspopup="dialog"
-      aria-label={t("buttonLabel", { keys })}
-      title={t("buttonLabel", { keys })}
-      className={`rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 ${className}`}
-      data-testid="search-button"
-    >
-      {t("button")}
-    </button>
   );
 }

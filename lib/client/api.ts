@@ -11,6 +11,8 @@ export class RequestError extends Error {
     /** The HTTP status; 0 when no response arrived (offline, server down, connection refused). */
     readonly status: number,
     readonly code?: string,
+    /** The message and code are the server's own `{ error }`, not a stand-in. */
+    readonly fromServer = false,
   ) {
     super(message);
     this.name = "RequestError";
@@ -33,6 +35,7 @@ async function readError(res: Response): Promise<RequestError> {
     data?.error?.message ?? `Request failed (${res.status}).`,
     res.status,
     data?.error?.code,
+    Boolean(data?.error),
   );
 }
 
@@ -74,6 +77,14 @@ export async function sendJson<T>(url: string, method: string, body?: unknown): 
   });
   return (await res.json()) as T;
 }
+
+/** The server's own `{ code, message }` carried by a RequestError, or null (for `useErrorText`'s fallback). */
+export function serverErrorOf(e: unknown): { code?: string; message: string } | null {
+  return e instanceof RequestError && e.fromServer ? { code: e.code, message: e.message } : null;
+}
+
+/** A refusal from the server (as opposed to no answer at all). */
+export const answered = (e: unknown): e is RequestError => e instanceof RequestError && e.status > 0;
 
 export function messageOf(e: unknown, fallback = UNREACHABLE): string {
   return e instanceof Error && e.message ? e.message : fallback;

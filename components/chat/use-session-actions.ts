@@ -1,0 +1,84 @@
+"use client";
+
+import { usePathname, useRouter } from "next/navigation";
+import { useState } from "react";
+import type { Receipt } from "@/components/ui/receipt";
+import { sendJson } from "@/lib/client/api";
+import type { SessionSummary } from "@/lib/client/types";
+import { useErrorText, useT } from "@/lib/i18n/client";
+import { setTabTitle } from "./tab-title";
+import { forgetDraft } from "./use-draft";
+import type { useSessions } from "./use-sessions";
+
+/** Rename (optimistic, rolled back on failure) and delete (with its receipt) of the sidebar's conversations. */
+export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate"]) {
+  const t = useT("sidebar");
+  const errorText = useErrorText();
+  const pathname = usePathname();
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [toDelete, setToDelete] = useState<SessionSummary | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+
+  /** Shows the new title at once; a refusal or a lost connection puts the old one back and says why. */
+  async function rename(id: string, title: string) {
+    setRenaming(null);
+    setError(null);
+    try {
+      await mutate(
+        async (pages) => {
+          await sendJson(`/api/sessions/${id}`, "PATCH", { title });
+          if (pathname === `/c/${id}`) setTabTitle(title);
+          return pages;
+        },
+        {
+          optimisticData: (pages) =>
+            (pages ?? []).map((page) => ({
+              ...page,
+              sessions: page.sessions.map((s) => (s.id === id ? { ...s, title } : s)),
+            })),
+          rollbackOnError: true,
+          populateCache: false,
+          revalidate: true,
+        },
+      );
+    } catch (e) {
+      setError(t("renameFailed", { reason: errorText(e) }));
+    }
+  }
+
+  async function confirmDelete() {
+    if (!toDelete) return;
+    const { id } = toDelete;
+    setDeleting(true);
+    setError(null);
+    try {
+      const data = await sendJson<{ receipt: Receipt }>(`/api/sessions/${id}`, "DELETE");
+      forgetDraft(id);
+      setReceipt(data.receipt);
+      if (pathname === `/c/${id}`) router.push("/");
+    } catch (e) {
+      setError(t("deleteFailed", { reason: errorText(e) }));
+    } finally {
+      setDeleting(false);
+      setToDelete(null);
+      void mutate();
+    }
+  }
+
+  return {
+    error,
+    setError,
+    renaming,
+    setRenaming,
+    rename,
+    toDelete,
+    setToDelete,
+    deleting,
+    confirmDelete,
+    receipt,
+    setReceipt,
+  };
+}
