@@ -85,161 +85,10 @@ export async function runCompare(options: Options, ref: string): Promise<number>
     };
     const both = <T>(fn: (i: number) => Promise<T>) => Promise.all([fn(0), fn(1)]);
 
-    // W1, interleaved turn by turn across builds and H.
-    const main = await both((i) => start(sides[i] as Side));
-    const owners = main.map((x) => new Client(x.url, plan.owner.email));
-    for (const c of owners) await c.signIn(plan.owner.email, password);
-    for (let i = 0; i < sizes.serverWarmupTurns; i++) {
-      for (const c of owners) await c.turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
-    }
-    log(`W1 on both builds: ${sizes.w1Turns} turns per H, interleaved …`);
-    for (const session of plan.sessions.w1) {
-      for (let i = 0; i < sizes.w1WarmupTurns; i++) {
-        for (const c of owners) await c.turn(session.id, turnContent("W1 warm-up", i));
-      }
-    }
-    const w1 = [0, 1].map(() => plan.sessions.w1.map(() => [] as number[]));
-    // Each server's own CPU over the block: less sensitive than latency to what else runs on the machine.
-    const cpuBefore = main.map((x) => x.cpuMs());
-    for (let i = 0; i < sizes.w1Turns; i++) {
-      for (const s of i % 2 ? [1, 0] : [0, 1]) {
-        for (let k = 0; k < plan.sessions.w1.length; k++) {
-          const j = (i + k) % plan.sessions.w1.length;
-          const t = await (owners[s] as Client).turn(
-            (plan.sessions.w1[j] as { id: string }).id,
-            turnContent("W1", i),
-          );
-          w1[s]?.[j]?.push(t.totalMs);
-        }
-      }
-    }
-    for (const [j, session] of plan.sessions.w1.entries()) {
-      const [x, y] = [0, 1].map((s) => summarize(w1[s]?.[j] ?? []));
-      if (!x || !y) continue;
-      figures.push({ figure: `W1 median, H = ${fmtInt(session.messages)}`, here: x.median, other: y.median });
-      figures.push({ figure: `W1 p90, H = ${fmtInt(session.messages)}`, here: x.p90, other: y.p90 });
-    }
-    const all = [0, 1].map((s) => summarize((w1[s] ?? []).flat()));
-    figures.push({
-      figure: "W1 median, all H",
-      here: all[0]?.median ?? Number.NaN,
-      other: all[1]?.median ?? Number.NaN,
-    });
-    const cpuPerTurn = main.map((x, s) => {
-      const [a, b] = [cpuBefore[s], x.cpuMs()];
-      const turns = (w1[s] ?? []).flat().length;
-      return a === null || a === undefined || b === null ? Number.NaN : (b - a) / turns;
-    });
-    figures.push({
-      figure: "W1 server CPU per turn",
-      here: cpuPerTurn[0] ?? Number.NaN,
-      other: cpuPerTurn[1] ?? Number.NaN,
-    });
-    await stopAll();
-
-    // W3, turn by turn.
-    log("W3 on both builds …");
-    const slow = await both((i) =>
-      start(sides[i] as Side, { OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w3FirstTokenDelayMs) }),
-    );
-    const slowOwners = slow.map((x, i) => (owners[i] as Client).withBase(x.url));
-    for (let i = 0; i < 3; i++)
-      for (const c of slowOwners) await c.turn(plan.sessions.w3.id, turnContent("W3 warm-up", i));
-    const w3 = [[], []] as { first: number; meta: number }[][];
-    for (let i = 0; i < sizes.w3Turns; i++) {
-      for (const s of i % 2 ? [1, 0] : [0, 1]) {
-        const t = await (slowOwners[s] as Client).turn(plan.sessions.w3.id, turnContent("W3", i));
-        w3[s]?.push({ first: t.firstDeltaMs - sizes.w3FirstTokenDelayMs, meta: t.firstByteMs });
-      }
-    }
-    const w3s = w3.map((xs) => ({
-      first: summarize(xs.map((x) => x.first)),
-      meta: summarize(xs.map((x) => x.meta)),
-    }));
-    figures.push({
-      figure: "W3 first model byte − delay, median",
-      here: w3s[0]?.first.median ?? Number.NaN,
-      other: w3s[1]?.first.median ?? Number.NaN,
-    });
-    figures.push({
-      figure: "W3 first byte (meta), median",
-      here: w3s[0]?.meta.median ?? Number.NaN,
-      other: w3s[1]?.meta.median ?? Number.NaN,
-    });
-    await stopAll();
-
-    // W6 at its smallest N, block by block.
-    const group = plan.sessions.w6[0];
-    if (group?.length) {
-      log(`W6 on both builds: ${group.length} answers at once …`);
-      const streaming = await both((i) =>
-        start(sides[i] as Side, {
-          OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w6FirstTokenDelayMs),
-          OFFLINE_MODEL_TOKEN_DELAY_MS: String(sizes.w6TokenDelayMs),
-        }),
-      );
-      for (const s of [0, 1]) {
-        await warmW6(
-          (owners[s] as Client).withBase((streaming[s] as RunningServer).url),
-          plan.sessions.w6Warmup,
-          sizes.serverWarmupTurns,
-        );
-      }
-      const w6: W6Result[] = [];
-      for (const s of [0, 1]) {
-        w6[s] = await runW6(
-          (owners[s] as Client).withBase((streaming[s] as RunningServer).url),
-          group,
-          streaming[s] as RunningServer,
-          {
-            firstTokenDelayMs: sizes.w6FirstTokenDelayMs,
-            tokenDelayMs: sizes.w6TokenDelayMs,
-            timeoutMs: sizes.w6TimeoutMs,
-          },
-        );
-        if (w6[s]?.failed)
-          errors.push(
-            `W6 on ${sides[s]?.label}: ${w6[s]?.failed} answers failed: ${JSON.stringify(w6[s]?.errors)}`,
-          );
-      }
-      const [x, y] = w6 as [W6Result, W6Result];
-      figures.push({
-        figure: `W6 N=${group.length} overhead p50`,
-        here: x.overheadMs.median,
-        other: y.overheadMs.median,
-      });
-      figures.push({
-        figure: `W6 N=${group.length} overhead p99`,
-        here: x.overheadMs.p99,
-        other: y.overheadMs.p99,
-      });
-      figures.push({
-        figure: `W6 N=${group.length} stream overhead p99`,
-        here: x.streamOverheadMs.p99,
-        other: y.streamOverheadMs.p99,
-      });
-      figures.push({
-        figure: `W6 N=${group.length} event-loop max`,
-        here: worstLoop(x.loop).maxMs,
-        other: worstLoop(y.loop).maxMs,
-      });
-      figures.push({
-        figure: `W6 N=${group.length} event-loop p99`,
-        here: worstLoop(x.loop).p99Ms,
-        other: worstLoop(y.loop).p99Ms,
-      });
-      figures.push({
-        figure: `W6 N=${group.length} server CPU per answer`,
-        here: (x.serverCpuMs ?? Number.NaN) / Math.max(x.completed, 1),
-        other: (y.serverCpuMs ?? Number.NaN) / Math.max(y.completed, 1),
-      });
-      figures.push({
-        figure: `W6 N=${group.length} server RSS max (MiB)`,
-        here: (x.rssKiB.max ?? Number.NaN) / 1024,
-        other: (y.rssKiB.max ?? Number.NaN) / 1024,
-      });
-      await stopAll();
-    }
+    const pair: Pair = { plan, sizes, password, sides, start, both, stopAll, figures, errors };
+    const owners = await compareW1(pair);
+    await compareW3(pair, owners);
+    await compareW6(pair, owners);
   } catch (error) {
     errors.push(errorText(error));
     for (const x of servers) console.error(`--- last output of the server on ${x.url}:\n${x.output()}`);
@@ -291,3 +140,182 @@ export async function runCompare(options: Options, ref: string): Promise<number>
 }
 
 const fmtNum = (figure: string, v: number) => (figure.includes("MiB") ? `${Math.round(v)} MiB` : fmtMs(v));
+
+/** What the compared workloads share: the plan, both builds' sides and servers, the figures collected. */
+interface Pair {
+  plan: ReturnType<typeof buildPlan>;
+  sizes: Sizes;
+  password: string;
+  sides: Side[];
+  start: (side: Side, extra?: Record<string, string>) => Promise<RunningServer>;
+  both: <T>(fn: (i: number) => Promise<T>) => Promise<T[]>;
+  stopAll: () => Promise<void>;
+  figures: CompareFigure[];
+  errors: string[];
+}
+
+/** W1, interleaved turn by turn across builds and H; returns each build's signed-in owner. */
+async function compareW1(p: Pair): Promise<Client[]> {
+  const { plan, sizes, password, sides, start, both, stopAll, figures } = p;
+  const main = await both((i) => start(sides[i] as Side));
+  const owners = main.map((x) => new Client(x.url, plan.owner.email));
+  for (const c of owners) await c.signIn(plan.owner.email, password);
+  for (let i = 0; i < sizes.serverWarmupTurns; i++) {
+    for (const c of owners) await c.turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
+  }
+  log(`W1 on both builds: ${sizes.w1Turns} turns per H, interleaved …`);
+  for (const session of plan.sessions.w1) {
+    for (let i = 0; i < sizes.w1WarmupTurns; i++) {
+      for (const c of owners) await c.turn(session.id, turnContent("W1 warm-up", i));
+    }
+  }
+  const w1 = [0, 1].map(() => plan.sessions.w1.map(() => [] as number[]));
+  // Each server's own CPU over the block: less sensitive than latency to what else runs on the machine.
+  const cpuBefore = main.map((x) => x.cpuMs());
+  for (let i = 0; i < sizes.w1Turns; i++) {
+    for (const s of i % 2 ? [1, 0] : [0, 1]) {
+      for (let k = 0; k < plan.sessions.w1.length; k++) {
+        const j = (i + k) % plan.sessions.w1.length;
+        const t = await (owners[s] as Client).turn(
+          (plan.sessions.w1[j] as { id: string }).id,
+          turnContent("W1", i),
+        );
+        w1[s]?.[j]?.push(t.totalMs);
+      }
+    }
+  }
+  for (const [j, session] of plan.sessions.w1.entries()) {
+    const [x, y] = [0, 1].map((s) => summarize(w1[s]?.[j] ?? []));
+    if (!x || !y) continue;
+    figures.push({ figure: `W1 median, H = ${fmtInt(session.messages)}`, here: x.median, other: y.median });
+    figures.push({ figure: `W1 p90, H = ${fmtInt(session.messages)}`, here: x.p90, other: y.p90 });
+  }
+  const all = [0, 1].map((s) => summarize((w1[s] ?? []).flat()));
+  figures.push({
+    figure: "W1 median, all H",
+    here: all[0]?.median ?? Number.NaN,
+    other: all[1]?.median ?? Number.NaN,
+  });
+  const cpuPerTurn = main.map((x, s) => {
+    const [a, b] = [cpuBefore[s], x.cpuMs()];
+    const turns = (w1[s] ?? []).flat().length;
+    return a === null || a === undefined || b === null ? Number.NaN : (b - a) / turns;
+  });
+  figures.push({
+    figure: "W1 server CPU per turn",
+    here: cpuPerTurn[0] ?? Number.NaN,
+    other: cpuPerTurn[1] ?? Number.NaN,
+  });
+  await stopAll();
+  return owners;
+}
+
+/** W3, turn by turn. */
+async function compareW3(p: Pair, owners: Client[]): Promise<void> {
+  const { plan, sizes, sides, start, both, stopAll, figures } = p;
+  log("W3 on both builds …");
+  const slow = await both((i) =>
+    start(sides[i] as Side, { OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w3FirstTokenDelayMs) }),
+  );
+  const slowOwners = slow.map((x, i) => (owners[i] as Client).withBase(x.url));
+  for (let i = 0; i < 3; i++)
+    for (const c of slowOwners) await c.turn(plan.sessions.w3.id, turnContent("W3 warm-up", i));
+  const w3 = [[], []] as { first: number; meta: number }[][];
+  for (let i = 0; i < sizes.w3Turns; i++) {
+    for (const s of i % 2 ? [1, 0] : [0, 1]) {
+      const t = await (slowOwners[s] as Client).turn(plan.sessions.w3.id, turnContent("W3", i));
+      w3[s]?.push({ first: t.firstDeltaMs - sizes.w3FirstTokenDelayMs, meta: t.firstByteMs });
+    }
+  }
+  const w3s = w3.map((xs) => ({
+    first: summarize(xs.map((x) => x.first)),
+    meta: summarize(xs.map((x) => x.meta)),
+  }));
+  figures.push({
+    figure: "W3 first model byte − delay, median",
+    here: w3s[0]?.first.median ?? Number.NaN,
+    other: w3s[1]?.first.median ?? Number.NaN,
+  });
+  figures.push({
+    figure: "W3 first byte (meta), median",
+    here: w3s[0]?.meta.median ?? Number.NaN,
+    other: w3s[1]?.meta.median ?? Number.NaN,
+  });
+  await stopAll();
+}
+
+/** W6 at its smallest N, block by block. */
+async function compareW6(p: Pair, owners: Client[]): Promise<void> {
+  const { plan, sizes, sides, start, both, stopAll, figures, errors } = p;
+  const group = plan.sessions.w6[0];
+  if (group?.length) {
+    log(`W6 on both builds: ${group.length} answers at once …`);
+    const streaming = await both((i) =>
+      start(sides[i] as Side, {
+        OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w6FirstTokenDelayMs),
+        OFFLINE_MODEL_TOKEN_DELAY_MS: String(sizes.w6TokenDelayMs),
+      }),
+    );
+    for (const s of [0, 1]) {
+      await warmW6(
+        (owners[s] as Client).withBase((streaming[s] as RunningServer).url),
+        plan.sessions.w6Warmup,
+        sizes.serverWarmupTurns,
+      );
+    }
+    const w6: W6Result[] = [];
+    for (const s of [0, 1]) {
+      w6[s] = await runW6(
+        (owners[s] as Client).withBase((streaming[s] as RunningServer).url),
+        group,
+        streaming[s] as RunningServer,
+        {
+          firstTokenDelayMs: sizes.w6FirstTokenDelayMs,
+          tokenDelayMs: sizes.w6TokenDelayMs,
+          timeoutMs: sizes.w6TimeoutMs,
+        },
+      );
+      if (w6[s]?.failed)
+        errors.push(
+          `W6 on ${sides[s]?.label}: ${w6[s]?.failed} answers failed: ${JSON.stringify(w6[s]?.errors)}`,
+        );
+    }
+    const [x, y] = w6 as [W6Result, W6Result];
+    figures.push({
+      figure: `W6 N=${group.length} overhead p50`,
+      here: x.overheadMs.median,
+      other: y.overheadMs.median,
+    });
+    figures.push({
+      figure: `W6 N=${group.length} overhead p99`,
+      here: x.overheadMs.p99,
+      other: y.overheadMs.p99,
+    });
+    figures.push({
+      figure: `W6 N=${group.length} stream overhead p99`,
+      here: x.streamOverheadMs.p99,
+      other: y.streamOverheadMs.p99,
+    });
+    figures.push({
+      figure: `W6 N=${group.length} event-loop max`,
+      here: worstLoop(x.loop).maxMs,
+      other: worstLoop(y.loop).maxMs,
+    });
+    figures.push({
+      figure: `W6 N=${group.length} event-loop p99`,
+      here: worstLoop(x.loop).p99Ms,
+      other: worstLoop(y.loop).p99Ms,
+    });
+    figures.push({
+      figure: `W6 N=${group.length} server CPU per answer`,
+      here: (x.serverCpuMs ?? Number.NaN) / Math.max(x.completed, 1),
+      other: (y.serverCpuMs ?? Number.NaN) / Math.max(y.completed, 1),
+    });
+    figures.push({
+      figure: `W6 N=${group.length} server RSS max (MiB)`,
+      here: (x.rssKiB.max ?? Number.NaN) / 1024,
+      other: (y.rssKiB.max ?? Number.NaN) / 1024,
+    });
+    await stopAll();
+  }
+}

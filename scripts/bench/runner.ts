@@ -68,11 +68,11 @@ export async function runBench(options: Options, build: BuildStamp | null): Prom
     targets: [],
     errors: [],
   };
-  const servers: RunningServer[] = [];
-  let inspector: Inspector | null = null;
+  const handles: Handles = { servers: [], inspector: null };
+  const { servers } = handles;
   const closeInspector = async () => {
-    await inspector?.close();
-    inspector = null;
+    await handles.inspector?.close();
+    handles.inspector = null;
   };
   const stopAll = async () => {
     for (const s of servers.splice(0)) await s.stop();
@@ -104,92 +104,15 @@ export async function runBench(options: Options, build: BuildStamp | null): Prom
         `${fmtSeconds(s.ms)} (${fmtInt(Math.round((s.messages / s.ms) * 1000))} rows/s)`,
     );
 
-    const start = async (extra: Record<string, string> = {}, opts: { workers?: number } = {}) => {
-      const server = await startServer(
-        serverEnv({
-          DATABASE_URL: url,
-          AUTH_SECRET: authSecret,
-          MEMORY_POLICY: options.memoryPolicy,
-          ...extra,
-        }),
-        opts,
-      );
-      servers.push(server);
-      const stop = server.stop.bind(server);
-      server.stop = async () => {
-        const i = servers.indexOf(server);
-        if (i >= 0) servers.splice(i, 1);
-        await stop();
-      };
-      return server;
-    };
-    const base: BenchContext = {
-      options,
-      sizes,
-      plan,
-      url,
-      dialect,
-      authSecret,
-      startedAt,
-      log,
-      results: results.workloads,
-      startServer: start,
-    };
-    // The owner's sign-in, shared by the servers (same secret) through Client.withBase.
-    let owner: Client | undefined;
-
-    const phaseSetup: Record<Phase, () => Promise<{ ctx: BenchContext; close: () => Promise<void> }>> = {
-      async inprocess() {
-        const { loadPipeline } = await import("./inprocess");
-        const pipeline = await loadPipeline(url, authSecret, MEASURED_SETTINGS);
-        return { ctx: { ...base, pipeline }, close: () => pipeline.close() };
-      },
-      async main() {
-        inspector = await openInspector(url);
-        const t0 = performance.now();
-        const server = await start();
-        log(`next start answered on ${server.url} after ${fmtSeconds(performance.now() - t0)}`);
-        owner = new Client(server.url, plan.owner.email);
-        const admin = new Client(server.url, plan.admin.email);
-        const w2Clients = plan.w2Users.map((u) => new Client(server.url, u.email));
-        await owner.signIn(plan.owner.email, plan.password);
-        await admin.signIn(plan.admin.email, plan.password);
-        for (const [i, c] of w2Clients.entries()) await c.signIn(plan.w2Users[i]?.email ?? "", plan.password);
-        for (let i = 0; i < sizes.serverWarmupTurns; i++) {
-          await owner.turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
-        }
-        return { ctx: { ...base, server, inspector, owner, admin, w2Clients }, close: () => server.stop() };
-      },
-      async slow() {
-        const server = await start({ OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w3FirstTokenDelayMs) });
-        return { ctx: { ...base, server, owner: await ownerOn(server) }, close: () => server.stop() };
-      },
-      async streaming() {
-        const server = await start({
-          OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w6FirstTokenDelayMs),
-          OFFLINE_MODEL_TOKEN_DELAY_MS: String(sizes.w6TokenDelayMs),
-        });
-        return { ctx: { ...base, server, owner: await ownerOn(server) }, close: () => server.stop() };
-      },
-      async own() {
-        return { ctx: base, close: async () => {} };
-      },
-      async after() {
-        inspector ??= await openInspector(url);
-        return { ctx: { ...base, inspector }, close: async () => {} };
-      },
-    };
-    const ownerOn = async (server: RunningServer) => {
-      if (owner) return owner.withBase(server.url);
-      const c = new Client(server.url, plan.owner.email);
-      await c.signIn(plan.owner.email, plan.password);
-      return c;
-    };
+    const open = phaseOpeners(
+      { options, sizes, plan, url, dialect, authSecret, startedAt, log, results: results.workloads },
+      handles,
+    );
 
     for (const phase of PHASES) {
       const workloads = enabled.filter((w) => w.phase === phase);
       if (!workloads.length) continue;
-      const { ctx, close } = await phaseSetup[phase]();
+      const { ctx, close } = await open[phase]();
       try {
         for (const w of workloads) {
           log(w.describe(sizes, options));
@@ -237,6 +160,93 @@ export async function runBench(options: Options, build: BuildStamp | null): Prom
   }
   if (options.quick) log(SMOKE_NOTE);
   return 0;
+}
+
+interface Handles {
+  servers: RunningServer[];
+  inspector: Inspector | null;
+}
+
+/**
+ * What each phase starts for its workloads and how it is stopped: the instrumented pipeline, the measured server
+ * with its signed-in users, the servers whose offline model waits or streams slowly, or nothing.
+ */
+function phaseOpeners(shared: Omit<BenchContext, "startServer">, handles: Handles) {
+  const { options, sizes, plan, url, authSecret } = shared;
+  const start = async (extra: Record<string, string> = {}, opts: { workers?: number } = {}) => {
+    const server = await startServer(
+      serverEnv({
+        DATABASE_URL: url,
+        AUTH_SECRET: authSecret,
+        MEMORY_POLICY: options.memoryPolicy,
+        ...extra,
+      }),
+      opts,
+    );
+    handles.servers.push(server);
+    const stop = server.stop.bind(server);
+    server.stop = async () => {
+      const i = handles.servers.indexOf(server);
+      if (i >= 0) handles.servers.splice(i, 1);
+      await stop();
+    };
+    return server;
+  };
+  const base: BenchContext = { ...shared, startServer: start };
+  // The owner's sign-in, shared by the servers (same secret) through Client.withBase.
+  let owner: Client | undefined;
+
+  const openers: Record<Phase, () => Promise<{ ctx: BenchContext; close: () => Promise<void> }>> = {
+    async inprocess() {
+      const { loadPipeline } = await import("./inprocess");
+      const pipeline = await loadPipeline(url, authSecret, MEASURED_SETTINGS);
+      return { ctx: { ...base, pipeline }, close: () => pipeline.close() };
+    },
+    async main() {
+      handles.inspector = await openInspector(url);
+      const t0 = performance.now();
+      const server = await start();
+      log(`next start answered on ${server.url} after ${fmtSeconds(performance.now() - t0)}`);
+      owner = new Client(server.url, plan.owner.email);
+      const admin = new Client(server.url, plan.admin.email);
+      const w2Clients = plan.w2Users.map((u) => new Client(server.url, u.email));
+      await owner.signIn(plan.owner.email, plan.password);
+      await admin.signIn(plan.admin.email, plan.password);
+      for (const [i, c] of w2Clients.entries()) await c.signIn(plan.w2Users[i]?.email ?? "", plan.password);
+      for (let i = 0; i < sizes.serverWarmupTurns; i++) {
+        await owner.turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
+      }
+      return {
+        ctx: { ...base, server, inspector: handles.inspector, owner, admin, w2Clients },
+        close: () => server.stop(),
+      };
+    },
+    async slow() {
+      const server = await start({ OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w3FirstTokenDelayMs) });
+      return { ctx: { ...base, server, owner: await ownerOn(server) }, close: () => server.stop() };
+    },
+    async streaming() {
+      const server = await start({
+        OFFLINE_MODEL_FIRST_TOKEN_DELAY_MS: String(sizes.w6FirstTokenDelayMs),
+        OFFLINE_MODEL_TOKEN_DELAY_MS: String(sizes.w6TokenDelayMs),
+      });
+      return { ctx: { ...base, server, owner: await ownerOn(server) }, close: () => server.stop() };
+    },
+    async own() {
+      return { ctx: base, close: async () => {} };
+    },
+    async after() {
+      handles.inspector ??= await openInspector(url);
+      return { ctx: { ...base, inspector: handles.inspector }, close: async () => {} };
+    },
+  };
+  const ownerOn = async (server: RunningServer) => {
+    if (owner) return owner.withBase(server.url);
+    const c = new Client(server.url, plan.owner.email);
+    await c.signIn(plan.owner.email, plan.password);
+    return c;
+  };
+  return openers;
 }
 
 const SMOKE_NOTE =
