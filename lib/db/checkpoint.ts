@@ -21,19 +21,35 @@ let running: Promise<boolean> | null = null;
  * FTS5's secure-delete empties a deleted row's postings but can leave its terms on the segment's leaf (seen with
  * SQLite 3.53) until the segment is merged; optimize merges every segment, which drops them.
  */
-async function optimizeSearchIndex(): Promise<void> {
-  await db.$executeRawUnsafe(`INSERT INTO "SearchFts"("SearchFts") VALUES ('optimize')`);
+async function optimizeSearchIndex(): Promise<boolean> {
+  return retryable(() =>
+    db.$executeRawUnsafe(`INSERT INTO "SearchFts"("SearchFts") VALUES ('optimize')`).then(() => true),
+  );
+}
+
+/** Another statement of this connection still reading (SQLITE_LOCKED) or another writer (SQLITE_BUSY): try again. */
+async function retryable(step: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await step();
+  } catch (error) {
+    if (/SQLITE_(LOCKED|BUSY)/.test(String((error as Error).message))) return false;
+    throw error;
+  }
 }
 
 async function truncateOnce(): Promise<boolean> {
-  const rows = await db.$queryRawUnsafe<{ busy: number | bigint }[]>("PRAGMA wal_checkpoint(TRUNCATE)");
-  return Number(rows[0]?.busy ?? 0) === 0;
+  return retryable(async () => {
+    const rows = await db.$queryRawUnsafe<{ busy: number | bigint }[]>("PRAGMA wal_checkpoint(TRUNCATE)");
+    return Number(rows[0]?.busy ?? 0) === 0;
+  });
 }
 
 async function checkpointWithRetries(): Promise<boolean> {
   const until = Date.now() + CHECKPOINT_BOUND_MS;
+  let optimized = false;
   for (;;) {
-    if (await truncateOnce()) return true;
+    optimized ||= await optimizeSearchIndex();
+    if (optimized && (await truncateOnce())) return true;
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
@@ -50,10 +66,9 @@ export function checkpointAfterDeletion(): Promise<boolean> {
   const after = running ?? Promise.resolve(true);
   const mine: Promise<boolean> = after
     .catch(() => false)
-    .then(async () => {
+    .then(() => {
       next = null;
       running = mine;
-      await optimizeSearchIndex();
       return checkpointWithRetries();
     })
     .catch((error) => {
