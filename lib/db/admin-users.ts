@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/types";
 import { countApiKeysByUserIds } from "./api-keys";
+import { checkpointed } from "./checkpoint";
 import { databaseKind, db, type Prisma, type Tx } from "./client";
 import { badCursor, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
@@ -204,7 +205,7 @@ export async function deleteUserForAdmin({
   if (userId === actorId) {
     throw new AppError("self_action", "You cannot delete your own account. Ask another administrator.");
   }
-  return serializable(async (tx) => {
+  const result = await serializable(async (tx) => {
     const ofUser = { session: { userId } };
     const [sessions, messages, snapshots, contexts, audits, facts, attachments] = await Promise.all([
       tx.chatSession.count({ where: { userId } }),
@@ -237,4 +238,5 @@ export async function deleteUserForAdmin({
     });
     return { userId, deleted, anonymized: { AuditLog: audits } };
   });
+  return checkpointed(result);
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { checkpointed } from "./checkpoint";
 import { db, type Tx } from "./client";
 
 // Attachment rows (issue 12) and their database storage (AttachmentBlob). Every query a user can reach names the
@@ -46,6 +47,7 @@ export async function createAttachment(data: {
 /** Removes a row whose bytes could not be stored (the upload's compensation). */
 export async function unsafeDeleteAttachmentById({ id }: { id: string }) {
   await db.attachment.deleteMany({ where: { id } });
+  await checkpointed(undefined);
 }
 
 /** An attachment its owner may read, or (with `admin`) anyone's; null for everyone else. */
@@ -64,7 +66,7 @@ export async function getAttachmentForReader({
 /** Removes one of the user's uploads that was never sent. False when there is no such upload. */
 export async function deleteUnsentAttachmentForUser({ id, userId }: { id: string; userId: string }) {
   const { count } = await db.attachment.deleteMany({ where: { id, userId, messageId: null } });
-  return count === 1;
+  return checkpointed(count === 1);
 }
 
 export async function countUnsentAttachmentsForUser({ userId }: { userId: string }) {
@@ -115,13 +117,14 @@ export async function getAttachmentsForUser({
 
 /** Deletes every upload that was never sent and is older than `before`; the bytes go with them (cascade). */
 export async function unsafeDeleteUnsentAttachmentsBefore({ before }: { before: Date }) {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const where = { messageId: null, createdAt: { lt: before } };
     const found = await tx.attachment.aggregate({ where, _count: true, _sum: { bytes: true } });
     if (found._count === 0) return { Attachment: 0, AttachmentBytes: 0 };
     const { count } = await tx.attachment.deleteMany({ where });
     return { Attachment: count, AttachmentBytes: found._sum.bytes ?? 0 };
   });
+  return checkpointed(result);
 }
 
 // ------------------------------------------------------------------------- storage (lib/attachments/store.ts)

@@ -52,7 +52,8 @@ export const SQLITE_PRAGMAS = [
   "PRAGMA foreign_keys = ON",
   "PRAGMA journal_mode = WAL",
   "PRAGMA synchronous = NORMAL",
-  // Deleted rows are overwritten with zeros, so deleted messages cannot be read back from the file or WAL.
+  // Deleted rows are overwritten with zeros in the database file; the -wal file still holds the old pages until a
+  // checkpoint, which every deletion runs before it answers (checkpoint.ts).
   "PRAGMA secure_delete = ON",
 ];
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { checkpointed } from "./checkpoint";
 import { db, type Tx } from "./client";
 
 // Long-term facts (MemoryFact; docs/decisions/014-long-term-memory.md). Every query names the user, so a fact never
@@ -201,7 +202,7 @@ export async function updateFactTextForUser({
  * audit entry with the count (never the text).
  */
 export async function deleteFactForUser({ userId, factId }: { userId: string; factId: string }) {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const gone = await forgetFacts(tx, { userId, ids: [factId] });
     if (gone.length === 0) throw factNotFound();
     const deleted = { MemoryFact: gone.length };
@@ -216,6 +217,7 @@ export async function deleteFactForUser({ userId, factId }: { userId: string; fa
     });
     return { deleted };
   });
+  return checkpointed(result);
 }
 
 export interface UserSettings {
@@ -258,7 +260,7 @@ export async function countFactsByUserIds(userIds: string[]): Promise<Map<string
 
 /** An administrator deletes every fact of a user; one audit entry with the count (never a fact's text). */
 export async function deleteUserFactsForAdmin({ actorId, userId }: { actorId: string; userId: string }) {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) throw new AppError("not_found", "This user does not exist (they may have been deleted).");
     const { count } = await tx.memoryFact.deleteMany({ where: { userId } });
@@ -274,4 +276,5 @@ export async function deleteUserFactsForAdmin({ actorId, userId }: { actorId: st
     });
     return { deleted };
   });
+  return checkpointed(result);
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import { type AttachmentKind, type AttachmentRow, attachmentSelect } from "./attachments";
+import { checkpointed } from "./checkpoint";
 import { db, type Tx } from "./client";
 import { factSelect } from "./memories";
 import { indexMessages } from "./search";
@@ -262,5 +263,5 @@ export async function deleteImportedSessionsForUser({
   userId: string;
   sessionIds: string[];
 }) {
-  await db.chatSession.deleteMany({ where: { userId, id: { in: sessionIds } } });
+  await db.chatSession.deleteMany({ where: { userId, id: { in: sessionIds } } }).then(checkpointed);
 }

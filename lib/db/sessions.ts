@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
+import { checkpointed } from "./checkpoint";
 import { db, type Tx } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
@@ -187,7 +188,7 @@ export async function unsafeDeleteSessionById({
   reason?: string;
   onlyIfIdleBefore?: Date;
 }): Promise<DeletionReceipt> {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const [messages, snapshots, contexts, facts, attachments] = await Promise.all([
       tx.chatMessage.count({ where: { sessionId } }),
       tx.memorySnapshot.count({ where: { sessionId } }),
@@ -221,6 +222,7 @@ export async function unsafeDeleteSessionById({
     });
     return { sessionId, deleted };
   });
+  return checkpointed(result);
 }
 
 export async function deleteSessionForUser({ sessionId, userId }: { sessionId: string; userId: string }) {
