@@ -61,7 +61,7 @@ interface Connection {
 
 const STDERR_TAIL = 2000;
 
-export const fingerprintOf = (c: McpServerConfig) =>
+const fingerprintOf = (c: McpServerConfig) =>
   JSON.stringify([c.transport, c.command, c.args, c.env, c.url, c.headers, c.enabled]);
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
