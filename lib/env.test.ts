@@ -79,10 +79,38 @@ describe("parseEnv", () => {
     ["ADMIN_EMAIL", "admin"],
     ["ADMIN_PASSWORD", "short"],
     ["NEXTAUTH_URL", "recall.example.com"],
+    ["MCP_SERVERS", "not json"],
+    ["MCP_SERVERS", '[{"name":"x","transport":"stdio"}]'],
+    ["MCP_SERVERS", '[{"name":"Bad_Name","transport":"http","url":"http://127.0.0.1/mcp"}]'],
   ])("rejects %s=%s with a message naming it", (name, value) => {
     const issues = issuesOf({ [name]: value });
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it("reads MCP_SERVERS as servers with their defaults", () => {
+    const servers = parse({
+      MCP_SERVERS: JSON.stringify([
+        { name: "files", transport: "stdio", command: "mcp-files", env: { ROOT: "/srv" } },
+        { name: "weather", transport: "http", url: "http://127.0.0.1:9000/mcp", timeoutMs: 5000 },
+      ]),
+    }).MCP_SERVERS;
+    expect(servers).toEqual([
+      expect.objectContaining({
+        name: "files",
+        command: "mcp-files",
+        env: { ROOT: "/srv" },
+        enabled: true,
+        timeoutMs: 30_000,
+      }),
+      expect.objectContaining({
+        name: "weather",
+        url: "http://127.0.0.1:9000/mcp",
+        timeoutMs: 5000,
+        maxResultChars: 20_000,
+      }),
+    ]);
+    expect(parse({}).MCP_SERVERS).toEqual([]);
   });
 
   it("names every invalid variable at once", () => {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { serverList } from "./mcp/config";
 
 // The one module that reads process.env. Everything else imports `env`.
 
@@ -96,6 +97,28 @@ const schema = z.object({
   QUOTA_MESSAGES_PER_DAY: positiveInt.max(10_000_000).optional(),
   // How many reverse proxies in front of the app append to X-Forwarded-For (0: the app faces clients directly).
   TRUSTED_PROXY_HOPS: nonNegativeInt.max(10).default(0),
+  // MCP servers configured by the deployment (docs/decisions/025-mcp-tools.md): a JSON array of
+  // { name, transport, command?, args?, env?, url?, headers?, enabled?, timeoutMs?, maxResultChars? }. They are
+  // listed beside the admin's servers, read-only.
+  MCP_SERVERS: z
+    .string()
+    .default("[]")
+    .transform((v, ctx) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(v);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON array of MCP servers" });
+        return z.NEVER;
+      }
+      const parsed = serverList.safeParse(raw);
+      if (!parsed.success) {
+        for (const i of parsed.error.issues)
+          ctx.addIssue({ code: "custom", message: `[${i.path.join(".")}] ${i.message}` });
+        return z.NEVER;
+      }
+      return parsed.data;
+    }),
 });
 
 export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; offlineModel: boolean; model: string };

@@ -11,6 +11,7 @@ const sections = [
   { href: "/admin/sessions", label: "nav.sessions" },
   { href: "/admin/users", label: "nav.users" },
   { href: "/admin/invites", label: "nav.invites" },
+  { href: "/admin/tools", label: "nav.tools" },
   { href: "/admin/audit", label: "nav.audit" },
 ] as const;
 

@@ -20,6 +20,7 @@ const en = {
   tools: () => import("@/messages/en/tools.json"),
   data: () => import("@/messages/en/data.json"),
   search: () => import("@/messages/en/search.json"),
+  adminTools: () => import("@/messages/en/adminTools.json"),
 };
 
 const zhCN = {
@@ -38,6 +39,7 @@ const zhCN = {
   tools: () => import("@/messages/zh-CN/tools.json"),
   data: () => import("@/messages/zh-CN/data.json"),
   search: () => import("@/messages/zh-CN/search.json"),
+  adminTools: () => import("@/messages/zh-CN/adminTools.json"),
 } satisfies { [N in Namespace]: () => Promise<{ default: unknown }> };
 
 export type Namespace = keyof typeof en;
