@@ -80,7 +80,7 @@ export function route<P = Record<string, never>, A extends Access = "user">(
  * A NUL in the path or the query (decoded) is a 400 before any handler runs: no id or search term holds one, and
  * PostgreSQL would refuse it as a query parameter (docs/decisions/023-input-boundary.md).
  */
-export function assertStorableAddress(req: Request, params: unknown): void {
+function assertStorableAddress(req: Request, params: unknown): void {
   const url = new URL(req.url);
   const values = [
     ...Object.values((params ?? {}) as Record<string, unknown>).flat(),
@@ -93,7 +93,7 @@ export function assertStorableAddress(req: Request, params: unknown): void {
 }
 
 /** A parsed body that holds a NUL (PostgreSQL cannot store it) or is nested absurdly deep: 422 naming the field. */
-export function assertStorableJson(body: unknown): void {
+function assertStorableJson(body: unknown): void {
   const found = findUnstorable(body);
   if (found) {
     const message = unstorableMessage(found);

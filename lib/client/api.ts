@@ -3,7 +3,6 @@
 // (never the browser's "Failed to fetch"). SWR fetchers and mutations both go through `request`.
 
 export const UNREACHABLE = "Can't reach Recall. Check your connection and try again.";
-export const NOT_SENT = "Can't reach Recall — your message was not sent.";
 
 export class RequestError extends Error {
   constructor(
@@ -22,11 +21,6 @@ export class RequestError extends Error {
   get rejected(): boolean {
     return this.status >= 400 && this.status < 500;
   }
-}
-
-/** `{ error: { code, message } }` → its message, or a fallback naming the status. */
-export async function apiError(res: Response): Promise<string> {
-  return (await readError(res)).message;
 }
 
 async function readError(res: Response): Promise<RequestError> {
@@ -85,10 +79,6 @@ export function serverErrorOf(e: unknown): { code?: string; message: string } | 
 
 /** A refusal from the server (as opposed to no answer at all). */
 export const answered = (e: unknown): e is RequestError => e instanceof RequestError && e.status > 0;
-
-export function messageOf(e: unknown, fallback = UNREACHABLE): string {
-  return e instanceof Error && e.message ? e.message : fallback;
-}
 
 /** One page of history older than the first message shown; throws a RequestError. */
 export async function fetchOlderMessages<M>(url: string): Promise<{ messages: M[]; hasMore: boolean }> {

@@ -12,7 +12,7 @@ interface StepRow {
 }
 
 /** The tool calls a stored assistant message made ([] for a plain answer). */
-export function callsOf(message: StepRow): { id: string; name: string; arguments: string }[] {
+function callsOf(message: StepRow): { id: string; name: string; arguments: string }[] {
   if (message.role !== "assistant") return [];
   const parts = message.parts as { toolCalls?: unknown } | null | undefined;
   return Array.isArray(parts?.toolCalls)
@@ -21,7 +21,7 @@ export function callsOf(message: StepRow): { id: string; name: string; arguments
 }
 
 /** Whether a tool's result reports a failure (`{ "error": … }`). */
-export function resultFailed(result: string): boolean {
+function resultFailed(result: string): boolean {
   try {
     const value: unknown = JSON.parse(result);
     return typeof value === "object" && value !== null && "error" in value;

@@ -29,7 +29,7 @@ export type TurnResult =
   | { kind: "stopped" };
 
 /** Parses a text/event-stream body into TurnEvents. */
-export async function* readTurnEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<TurnEvent> {
+async function* readTurnEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<TurnEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

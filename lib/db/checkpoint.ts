@@ -12,7 +12,7 @@ import { databaseKind, db } from "./client";
 
 const RETRY_MS = 25;
 /** A deletion's bytes leave the -wal file within this many milliseconds (or the checkpoint reports busy). */
-export const CHECKPOINT_BOUND_MS = 2000;
+const CHECKPOINT_BOUND_MS = 2000;
 
 let next: Promise<boolean> | null = null;
 let running: Promise<boolean> | null = null;
@@ -60,7 +60,7 @@ async function checkpointWithRetries(): Promise<boolean> {
  * when the caller returns its receipt. True when the checkpoint completed; false when readers kept it busy for
  * CHECKPOINT_BOUND_MS (logged). A no-op on PostgreSQL.
  */
-export function checkpointAfterDeletion(): Promise<boolean> {
+function checkpointAfterDeletion(): Promise<boolean> {
   if (databaseKind(env.DATABASE_URL) !== "sqlite") return Promise.resolve(true);
   if (next) return next;
   const after = running ?? Promise.resolve(true);

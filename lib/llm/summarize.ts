@@ -2,8 +2,6 @@ import type { MemoryItem, SummarizerInput } from "@/lib/memory";
 import { getModel, type Model, streamReply } from "./client";
 import { SUMMARY_INSTRUCTIONS } from "./summary-instructions";
 
-export { SUMMARY_INSTRUCTIONS };
-
 function transcript(messages: readonly MemoryItem[]): string {
   return messages
     .filter((m) => m.role === "user" || m.role === "assistant")

@@ -4,7 +4,7 @@ import { z } from "zod";
 // imports it.
 
 /** Lowercase letters, digits and hyphens: the server's tools are offered as `<name>__<tool>`, so no underscores. */
-export const serverName = z
+const serverName = z
   .string()
   .regex(
     /^[a-z0-9][a-z0-9-]{0,23}$/,
@@ -16,7 +16,7 @@ const stringMap = z.record(
   z.string().max(4000),
 );
 
-export const serverFields = {
+const serverFields = {
   name: serverName,
   transport: z.enum(["stdio", "http"], { message: 'transport must be "stdio" or "http"' }),
   command: z.string().trim().min(1, "command must not be empty").max(1000).optional(),

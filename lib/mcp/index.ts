@@ -21,7 +21,7 @@ const MAX_NAME = 64;
 const safe = (tool: string) => tool.replace(/[^a-zA-Z0-9_-]/g, "_");
 
 /** `server__tool`, or null when the result would be longer than a function name may be. */
-export function offeredName(server: string, tool: string): string | null {
+function offeredName(server: string, tool: string): string | null {
   const name = `${server}${TOOL_SEPARATOR}${safe(tool)}`;
   return name.length <= MAX_NAME ? name : null;
 }

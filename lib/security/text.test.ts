@@ -7,7 +7,7 @@ describe("findUnstorable", () => {
       path: "list.1.deep",
       problem: "nul",
     });
-    expect(findUnstorable({ ["k\u0000"]: 1 })).toEqual({ path: "k\u0000", problem: "nul" });
+    expect(findUnstorable({ "k\u0000": 1 })).toEqual({ path: "k\u0000", problem: "nul" });
     expect(findUnstorable("\u0000")).toEqual({ path: "", problem: "nul" });
     expect(findUnstorable({ a: "fine", b: [1, true, null, "\ud800"] })).toBeNull();
   });

@@ -9,7 +9,7 @@ import type { GeneratedConversation, GeneratedMessage } from "./generate";
 
 const WINDOW = 20;
 
-export function bm25Rank(messages: GeneratedMessage[], query: string): { index: number; score: number }[] {
+function bm25Rank(messages: GeneratedMessage[], query: string): { index: number; score: number }[] {
   const docs = messages.map((m) => indexTerms(m.text));
   const df = new Map<string, number>();
   for (const terms of docs) for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);

@@ -36,7 +36,7 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
-export function formatOf(file: string): BackupFormat {
+function formatOf(file: string): BackupFormat {
   const fd = openSync(file, "r");
   const head = Buffer.alloc(16);
   try {
@@ -91,7 +91,7 @@ export async function backupDatabase({
 }
 
 /** The app's tables that hold rows, with their counts (empty: the database may be restored into). */
-export async function tablesWithRows({ url, cwd = process.cwd() }: { url: string; cwd?: string }) {
+async function tablesWithRows({ url, cwd = process.cwd() }: { url: string; cwd?: string }) {
   const found: Record<string, number> = {};
   if (dialectOf(url) === "sqlite") {
     const path = sqliteFilePath(url, cwd);

@@ -6,7 +6,7 @@ import { isSection, splitSentences } from "./text";
 // subject replaces older ones. Summaries sent back (sections, see isSection) are read by their "User: …"
 // lines.
 
-export const SUMMARY_MARK = SUMMARY_INSTRUCTIONS.split("\n")[0] ?? "";
+const SUMMARY_MARK = SUMMARY_INSTRUCTIONS.split("\n")[0] ?? "";
 const MAX_SUMMARY_STATEMENTS = 40;
 
 interface Message {

@@ -18,7 +18,7 @@ const QUOTES: Record<string, string> = {
   "`": "`",
 };
 
-export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
+const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 export const isChinese = (s: string) => /\p{Script=Han}/u.test(s);
 
 /** At most `max` characters (code points), with "…" when cut. */
