@@ -7,6 +7,9 @@ export async function register() {
   // drops this branch and never loads Prisma. lib/env.ts cannot stand in for it (reading it there is not inlined).
   if (process.env.NEXT_RUNTIME !== "nodejs" || started.recallRetentionStarted) return;
   started.recallRetentionStarted = true;
+  // Before any request: the per-address limits key on the socket's address (lib/security/peer-address.ts).
+  const { stampPeerAddresses } = await import("@/lib/security/peer-address");
+  stampPeerAddresses();
   try {
     const { warmUp } = await import("@/lib/chat/warm-up");
     await warmUp();

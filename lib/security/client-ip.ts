@@ -1,10 +1,15 @@
+import { PEER_HEADER } from "./peer-address";
+
 /**
- * The client's address for per-IP limits. `next start` sets X-Forwarded-For to the socket's address when the
- * request has none; each reverse proxy in front appends the address it saw. With `trustedHops` proxies, the entry
- * that many places from the right is the one the outermost trusted proxy saw. With no proxy (0), a client that
- * sends its own X-Forwarded-For chooses its key: put a proxy in front (and set TRUSTED_PROXY_HOPS) on the internet.
+ * The client's address for per-IP limits. With no proxy in front (`trustedHops` 0) it is the socket's address,
+ * stamped by peer-address.ts at server start; X-Forwarded-For is ignored, since the client wrote it. With
+ * `trustedHops` proxies, each appends the address it saw to X-Forwarded-For, and the entry that many places from
+ * the right is the one the outermost trusted proxy saw. Where nothing stamps requests (tests calling handlers
+ * in-process), the rightmost X-Forwarded-For entry stands in.
  */
 export function clientIp(headers: Headers, trustedHops: number): string {
+  const peer = trustedHops === 0 ? headers.get(PEER_HEADER) : null;
+  if (peer) return peer;
   const entries = (headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((e) => e.trim())
