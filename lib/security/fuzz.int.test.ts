@@ -6,12 +6,14 @@ import { updateUserSchema } from "@/lib/admin/schemas";
 import { chatCompletionRequestSchema } from "@/lib/api/chat-request";
 import { updateFactSchema, userSettingsSchema } from "@/lib/api/memory-schemas";
 import { createApiKeySchema } from "@/lib/api/schemas";
-import { registerSchema } from "@/lib/auth/schemas";
+import { passwordChangeSchema, registerSchema } from "@/lib/auth/schemas";
 import { sessionClaims } from "@/lib/auth/session-token";
 import { createSessionSchema, turnInputSchema, updateSessionSchema } from "@/lib/chat/schemas";
 import { createApiKey } from "@/lib/db/api-keys";
 import { databaseKind, db } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { serverInput, serverPatch } from "@/lib/mcp/config";
+import { sessionToolsPatch } from "@/lib/mcp/session-tools";
 import { validateMemorySettings } from "@/lib/memory";
 import { findUnstorable } from "./text";
 
@@ -239,6 +241,10 @@ async function targets(): Promise<Target[]> {
     adminMemories: await load("@/app/api/admin/users/[id]/memories/route"),
     adminUser: await load("@/app/api/admin/users/[id]/route"),
     adminUsers: await load("@/app/api/admin/users/route"),
+    adminTools: await load("@/app/api/admin/tools/route"),
+    adminTool: await load("@/app/api/admin/tools/[id]/route"),
+    password: await load("@/app/api/me/password/route"),
+    sessionTools: await load("@/app/api/sessions/[id]/tools/route"),
     attachment: await load("@/app/api/attachments/[id]/route"),
     attachments: await load("@/app/api/attachments/route"),
     health: await load("@/app/api/health/route"),
@@ -317,6 +323,37 @@ async function targets(): Promise<Target[]> {
       params: ["id"],
       handler: h(r.adminSession, "DELETE"),
       path: (p) => `/api/admin/sessions/${p.id}`,
+    }),
+    t({
+      name: "GET admin tools",
+      method: "GET",
+      who: "admin",
+      handler: h(r.adminTools, "GET"),
+      path: () => "/api/admin/tools",
+    }),
+    t({
+      name: "GET admin tool",
+      method: "GET",
+      who: "admin",
+      params: ["id"],
+      handler: h(r.adminTool, "GET"),
+      path: (p) => `/api/admin/tools/${p.id}`,
+    }),
+    t({
+      name: "DELETE admin tool",
+      method: "DELETE",
+      who: "admin",
+      params: ["id"],
+      handler: h(r.adminTool, "DELETE"),
+      path: (p) => `/api/admin/tools/${p.id}`,
+    }),
+    t({
+      name: "GET session tools",
+      method: "GET",
+      who: "user",
+      params: ["id"],
+      handler: h(r.sessionTools, "GET"),
+      path: (p) => `/api/sessions/${p.id}/tools`,
     }),
     t({
       name: "GET admin turn context",
@@ -499,6 +536,44 @@ async function targets(): Promise<Target[]> {
       path: (p) => `/api/admin/users/${p["own:user"]}`,
       body: bodyOf(["role", "disabled"]),
       accepts: (b) => !refusedBy(updateUserSchema)(b),
+    }),
+    t({
+      name: "POST admin tools",
+      method: "POST",
+      who: "admin",
+      handler: h(r.adminTools, "POST"),
+      path: () => "/api/admin/tools",
+      body: bodyOf(["name", "transport", "command", "args", "env", "url", "headers", "enabled", "timeoutMs"]),
+      accepts: (b) => !refusedBy(serverInput)(b),
+    }),
+    t({
+      name: "PATCH admin tool",
+      method: "PATCH",
+      who: "admin",
+      params: ["id"],
+      handler: h(r.adminTool, "PATCH"),
+      path: (p) => `/api/admin/tools/${p.id}`,
+      body: bodyOf(["name", "transport", "command", "url", "enabled", "maxResultChars"]),
+      accepts: (b) => !refusedBy(serverPatch)(b),
+    }),
+    t({
+      name: "POST me password",
+      method: "POST",
+      who: "user",
+      handler: h(r.password, "POST"),
+      path: () => "/api/me/password",
+      body: bodyOf(["currentPassword", "newPassword", "revokeApiKeys"]),
+      accepts: (b) => !refusedBy(passwordChangeSchema)(b),
+    }),
+    t({
+      name: "PATCH session tools",
+      method: "PATCH",
+      who: "user",
+      params: ["own:session"],
+      handler: h(r.sessionTools, "PATCH"),
+      path: (p) => `/api/sessions/${p["own:session"]}/tools`,
+      body: bodyOf(["servers"]),
+      accepts: (b) => !refusedBy(sessionToolsPatch)(b),
     }),
     t({
       name: "POST attachments",
