@@ -12,11 +12,11 @@ import { summarize } from "./stats";
 
 // npm run bench -- --flood [--db sqlite|postgres] [--requests 50] [--turns 20]  (or: npx tsx scripts/bench/flood.ts)
 //
-// Issue 9's flood measurement: while N wrong-password sign-ins arrive at once, how long does another, signed-in
+// The flood measurement: while N wrong-password sign-ins arrive at once, how long does another, signed-in
 // user's turn take? It reports the p50 of that user's turns when the server is idle and during the flood, and
-// their ratio (target: within 2x). Two floods: against one account (its failure limit answers 429 after 10, so
-// most attempts cost no hash) and against N different addresses (every attempt costs one scrypt verify: the
-// worst case for the event loop). A measurement, not a test: it prints figures and never fails on them.
+// their ratio (target: within 2x). Two floods from one address: against one account (its failure limit answers 429
+// after 10, so most attempts cost no hash) and against N unknown e-mails (every attempt costs one scrypt verify:
+// the worst case for the event loop). A measurement, not a test: it prints figures and never fails on them.
 // A script, not the app: it reads process.env itself.
 
 const DEFAULT_POSTGRES_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -195,7 +195,7 @@ export async function runFlood(argv: string[]): Promise<FloodResult> {
     for (const [name, target, ip] of [
       ["one account", () => email, "10.9.0.1"],
       [
-        `${options.requests} addresses`,
+        `${options.requests} unknown e-mails`,
         (i: number) => `nobody-${i}-${randomBytes(3).toString("hex")}@flood.test`,
         "10.9.0.2",
       ],
