@@ -1,6 +1,6 @@
 // One turn from the browser: POST /api/sessions/:id/messages and its text/event-stream answer, read into the
-// server's TurnEvents (lib/chat/sse.ts holds the wire format; only its types are imported here).
-import type { TurnEvent } from "@/lib/chat/sse";
+// server's TurnEvents (lib/chat/sse.ts holds the wire format and its reader, pure, shared with the server's tests).
+import { readTurnEvents, type TurnEvent } from "@/lib/chat/sse";
 import { isAbort, RequestError, request } from "./api";
 
 export type { TurnEvent };
@@ -27,30 +27,6 @@ export type TurnResult =
   | { kind: "rejected"; error: RequestError }
   | { kind: "unreachable"; error: RequestError }
   | { kind: "stopped" };
-
-/** Parses a text/event-stream body into TurnEvents. */
-async function* readTurnEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<TurnEvent> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end = buffer.indexOf("\n\n");
-    while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("\n");
-      if (data) yield JSON.parse(data) as TurnEvent;
-      end = buffer.indexOf("\n\n");
-    }
-  }
-}
 
 /**
  * Streams one turn, handing every event to `onEvent` as it arrives, and says how it ended. `notSent` is the
