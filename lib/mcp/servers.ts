@@ -80,21 +80,8 @@ export async function getServerConfig(id: string): Promise<McpServerConfig | nul
   return row ? configOfRow(row) : null;
 }
 
-/** A server as admins see it: secrets masked, whether it can be edited. */
-export interface McpServerView {
-  id: string;
-  name: string;
-  transport: "stdio" | "http";
-  command: string | null;
-  args: string[];
-  env: Record<string, string>;
-  url: string | null;
-  headers: Record<string, string>;
-  enabled: boolean;
-  timeoutMs: number;
-  maxResultChars: number;
-  readOnly: boolean;
-}
+/** A server as admins see it: the same fields, secrets masked. */
+export type McpServerView = McpServerConfig;
 
 const masked = (m: Record<string, string>) =>
   Object.fromEntries(Object.entries(m).map(([k, v]) => [k, maskSecret(v)]));

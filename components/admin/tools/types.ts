@@ -1,3 +1,4 @@
+import type { McpServerView } from "@/lib/mcp/servers";
 // The admin tools page's view of a server, as GET /api/admin/tools returns it (secrets masked).
 
 export interface ToolServerStatus {
@@ -6,21 +7,7 @@ export interface ToolServerStatus {
   toolNames: string[];
 }
 
-export interface ToolServer {
-  id: string;
-  name: string;
-  transport: "stdio" | "http";
-  command: string | null;
-  args: string[];
-  env: Record<string, string>;
-  url: string | null;
-  headers: Record<string, string>;
-  enabled: boolean;
-  timeoutMs: number;
-  maxResultChars: number;
-  readOnly: boolean;
-  status: ToolServerStatus;
-}
+export type ToolServer = McpServerView & { status: ToolServerStatus };
 
 export interface ApiError {
   code?: string;
