@@ -9,7 +9,7 @@ const COPIED_MS = 2000;
 type CopyState = "idle" | "copied" | "failed";
 
 /** Writes text to the clipboard and says how it went; a refusal (no permission, insecure page) is "failed". */
-export function useCopy() {
+function useCopy() {
   const [state, setState] = useState<CopyState>("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -16,7 +16,7 @@ function parse(text: string | undefined): Record<string, unknown> {
 }
 
 /** One line in words: "Remembered: My favourite colour is teal". */
-export function stepLabel(t: T, step: ToolStepView): string {
+function stepLabel(t: T, step: ToolStepView): string {
   if (step.ok === undefined) return t("running", { name: step.name });
   const result = parse(step.result);
   if (!step.ok) return t("failed", { name: step.name, error: String(result.error ?? "") });

@@ -12,7 +12,7 @@ import { useRevalidateSessions } from "./use-sessions";
  * writes it in the background once the answer is complete (lib/chat/auto-title.ts): usually within a second, a few
  * seconds with a slow model. After the last look the title is left to the next visit — nothing polls for ever.
  */
-export const TITLE_LOOKS_MS = [400, 800, 1500, 3000, 6000] as const;
+const TITLE_LOOKS_MS = [400, 800, 1500, 3000, 6000] as const;
 
 /**
  * Follows the automatic title of a new conversation: after its first answer, reads the conversation a few times

@@ -16,11 +16,11 @@ async function getPage(url: string): Promise<SearchPage> {
   return { results: (await res.json()) as SearchResult[], nextCursor: res.headers.get("x-next-cursor") };
 }
 
-export const SEARCH_DEBOUNCE_MS = 200;
-export const MAX_QUERY_LENGTH = 200;
+const SEARCH_DEBOUNCE_MS = 200;
+const MAX_QUERY_LENGTH = 200;
 
 /** `value`, once it has stopped changing for `ms`. */
-export function useDebounced<T>(value: T, ms: number): T {
+function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), ms);

@@ -11,8 +11,6 @@ export const updateUserSchema = z
     message: "Give a role or disabled to change.",
   });
 
-export type UpdateUserInput = z.infer<typeof updateUserSchema>;
-
 export const MAX_QUERY_CHARS = 200;
 
 /** The optional search text of a list (`?q=`), trimmed; too long is a 400 with a code. */

@@ -13,7 +13,7 @@ import { assertApiTurnAllowed, openAiError, openAiErrorType, v1ErrorResponse } f
 // POST /v1/chat/completions: adapts OpenAI's wire format to the one turn pipeline (lib/chat/turn.ts openTurn) and
 // its events to OpenAI's `chat.completion` / `chat.completion.chunk` objects. No turn logic lives here.
 
-export const SESSION_HEADER = "x-recall-session";
+const SESSION_HEADER = "x-recall-session";
 
 type Meta = Extract<TurnEvent, { type: "meta" }>;
 type Done = Extract<TurnEvent, { type: "done" }>;

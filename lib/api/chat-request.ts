@@ -56,7 +56,7 @@ export function requestedSession(header: string | null, body: ChatCompletionRequ
 }
 
 /** The text of a message: a string, or its text parts joined. Images and other parts are refused (400). */
-export function textOf(message: ChatRequestMessage, index: number): string {
+function textOf(message: ChatRequestMessage, index: number): string {
   const { content } = message;
   if (content == null) return "";
   if (typeof content === "string") return content;

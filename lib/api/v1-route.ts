@@ -80,13 +80,13 @@ export function v1ErrorResponse(e: unknown, headers: Record<string, string> = {}
 }
 
 /** The key of `Authorization: Bearer <key>`, or null. */
-export function bearerKey(req: Request): string | null {
+function bearerKey(req: Request): string | null {
   const match = /^bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");
   return match?.[1] ?? null;
 }
 
 /** The key's user; 401 when the key is missing, unknown, revoked or its account disabled. */
-export async function requireKeyUser(req: Request): Promise<ApiKeyUser> {
+async function requireKeyUser(req: Request): Promise<ApiKeyUser> {
   const key = bearerKey(req);
   if (!key) {
     throw new AppError(

@@ -6,7 +6,7 @@ import { UNSENT_TTL_MS } from "./limits";
 // after upload. Every instance may run it: the delete is one conditional statement, and a file claimed by a turn
 // meanwhile is no longer unsent.
 
-export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Deletes the unsent uploads older than UNSENT_TTL_MS at `now`; returns how many and their bytes. */
 export async function deleteUnsentAttachments({ now = new Date() }: { now?: Date } = {}) {

@@ -8,10 +8,10 @@ import { IMAGE_MIME, type ImageFormat, imageFormatOf } from "./sniff";
 // nothing. Made once per attachment and cached by lib/attachments/resolve.ts. No `server-only` marker: it reads no
 // database and no configuration, and the benchmark (scripts/bench/attachments.ts) sizes its images with it.
 
-export const MODEL_MAX_SIDE = 2048;
-export const MODEL_SHORT_SIDE = 768;
+const MODEL_MAX_SIDE = 2048;
+const MODEL_SHORT_SIDE = 768;
 /** Quality of a lossy working copy (sharp's default): visually clean at this size. */
-export const MODEL_LOSSY_QUALITY = 80;
+const MODEL_LOSSY_QUALITY = 80;
 /**
  * JPEG through mozjpeg (trellis quantisation, its own tables, progressive scans): about a third fewer bytes than
  * plain libjpeg at the same quality, for ~0.1 s more encoding, paid once per image.
@@ -22,7 +22,7 @@ const JPEG = { quality: MODEL_LOSSY_QUALITY, mozjpeg: true } as const;
  * bytes a pixel, photos 1.5 and more): it is sent as JPEG instead, unless it has transparency (which JPEG cannot
  * hold; it stays PNG).
  */
-export const LOSSLESS_MAX_BYTES_PER_PIXEL = 1;
+const LOSSLESS_MAX_BYTES_PER_PIXEL = 1;
 
 export interface Size {
   width: number;

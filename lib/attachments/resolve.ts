@@ -7,8 +7,6 @@ import { IMAGE_TYPE_OF_MIME, imageNote, MISSING_IMAGE_NOTE, withImageNotes } fro
 import { type ModelImage, toModelImage } from "./model-image";
 import { attachmentStore } from "./store";
 
-export { MISSING_IMAGE_NOTE } from "./image-note";
-
 /** An image as it is sent to the model: its data URL at the model's working resolution, and the sizes. */
 interface SentImage {
   url: string;
@@ -23,7 +21,7 @@ interface SentImage {
  * age (a deleted conversation's images leave it within the age at most); the least recently used go first. Only
  * bytes are cached, never access: the ownership query runs on every turn.
  */
-export const SENT_IMAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+const SENT_IMAGE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 const CACHE_TTL_MS = 10 * 60 * 1000;
 const cache = new Map<string, { image: SentImage; at: number }>();
 let cachedBytes = 0;

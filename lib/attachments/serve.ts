@@ -10,7 +10,7 @@ import { attachmentStore } from "./store";
 const notFound = () => new AppError("not_found", "This file does not exist or is not yours.");
 
 /** `Content-Disposition` with an ASCII fallback name and the exact one in RFC 5987 form. */
-export function contentDisposition(name: string, disposition: "inline" | "attachment" = "inline"): string {
+function contentDisposition(name: string, disposition: "inline" | "attachment" = "inline"): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, "_");
   return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

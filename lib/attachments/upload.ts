@@ -109,7 +109,7 @@ export function cleanName(raw: string, image: ImageFormat | null): string {
 }
 
 /** Uploads per user and hour (sent or not), counted from the rows themselves so every instance agrees. */
-export const MAX_UPLOADS_PER_HOUR = 200;
+const MAX_UPLOADS_PER_HOUR = 200;
 
 async function assertUploadAllowed(userId: string) {
   const [unsent, lastHour] = await Promise.all([

@@ -10,7 +10,7 @@ import bcrypt from "bcryptjs";
 
 const KEY_LENGTH = 32;
 /** Production cost: N = 2^15, r = 8 (32 MiB, ~60 ms on one core). Tests may lower it, never below 2^10. */
-export const DEFAULT_LOG_N = 15;
+const DEFAULT_LOG_N = 15;
 
 /**
  * At most this many hashes run at once; the others wait their turn in a queue. A flood of sign-ins would

@@ -27,7 +27,7 @@ export const TITLE_INSTRUCTIONS = [
 ].join("\n");
 
 /** How much of the question and of the answer the model is sent: a title needs the start, not all of it. */
-export const TITLE_INPUT_CHARS = 2000;
+const TITLE_INPUT_CHARS = 2000;
 
 const clip = (text: string) =>
   text.length > TITLE_INPUT_CHARS ? `${text.slice(0, TITLE_INPUT_CHARS)}…` : text;

@@ -16,7 +16,7 @@ export function storedMemorySettings(value: unknown): Partial<MemorySettings> | 
 }
 
 /** A conversation's memory settings when it has stored none: the environment's. */
-export function memoryDefaults(): MemorySettings {
+function memoryDefaults(): MemorySettings {
   return {
     enabled: env.MEMORY_ENABLED,
     policy: env.MEMORY_POLICY,

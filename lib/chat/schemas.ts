@@ -36,7 +36,7 @@ export const createSessionSchema = z.object({
   title: z.string().trim().max(200).optional(),
 });
 
-export const renameSessionSchema = z.object({
+const renameSessionSchema = z.object({
   title: z
     .string()
     .trim()

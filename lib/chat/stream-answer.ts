@@ -7,7 +7,7 @@ import type { MemoryItem, ToolCall } from "@/lib/memory";
 import { Heartbeats } from "./heartbeats";
 
 /** How often a streaming turn renews its lease and saves the answer's text so far. */
-export const HEARTBEAT_MS = 1000;
+const HEARTBEAT_MS = 1000;
 
 export interface AnswerResult {
   outcome: TurnOutcome;

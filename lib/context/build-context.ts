@@ -68,7 +68,7 @@ export interface BuiltContext {
 
 export const PREVIEW_CHARS = 120;
 /** The smallest accepted `maxTokens`. */
-export const MIN_MAX_TOKENS = 100;
+const MIN_MAX_TOKENS = 100;
 /** Room kept for the answer inside the model's context window when the caller names none. */
 export const DEFAULT_ANSWER_RESERVE_TOKENS = 1024;
 

@@ -11,12 +11,12 @@ export type EncodingName = "o200k_base" | "cl100k_base";
  * 3 tokens of envelope plus its values (role, content), a `name` one more, and every reply is primed with 3.
  */
 export const TOKENS_PER_MESSAGE = 3;
-export const TOKENS_PER_NAME = 1;
+const TOKENS_PER_NAME = 1;
 export const REPLY_PRIMING_TOKENS = 3;
 
 /** OpenAI's image rule: 85 tokens at low detail; at high detail 85 plus 170 per 512 px tile. */
-export const IMAGE_BASE_TOKENS = 85;
-export const IMAGE_TILE_TOKENS = 170;
+const IMAGE_BASE_TOKENS = 85;
+const IMAGE_TILE_TOKENS = 170;
 /**
  * Attachment references carry their image's size; other image URLs do not, and Recall sends images at `auto`
  * detail: an image of unknown size is counted as a high-detail 1024×1024 one (4 tiles: 85 + 4 × 170 = 765), a

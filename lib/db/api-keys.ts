@@ -9,12 +9,12 @@ import { db } from "./client";
 // dictionary or brute force can reach, and it lets a request find its key with one indexed lookup. The first
 // characters (`prefix`) are kept in clear so people can tell their keys apart.
 
-export const KEY_PREFIX = "rk_";
+const KEY_PREFIX = "rk_";
 const PREFIX_CHARS = 10;
 /** lastUsedAt is written at most this often per key, so using a key does not cost a write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-export const apiKeySelect = {
+const apiKeySelect = {
   id: true,
   name: true,
   prefix: true,

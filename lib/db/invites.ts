@@ -7,7 +7,7 @@ import { type SafeUser, userSelect } from "./users";
 
 // Invite codes for REGISTRATION=invite. Only a code's SHA-256 is stored; the code itself is shown once.
 
-export const hashInviteCode = (code: string) => createHash("sha256").update(code.trim()).digest("hex");
+const hashInviteCode = (code: string) => createHash("sha256").update(code.trim()).digest("hex");
 
 export interface InviteView {
   id: string;

@@ -8,8 +8,11 @@ import { type DeletionReceipt, unsafeDeleteSessionById } from "./sessions";
 // receipt, audit entry), with the system as actor. See docs/decisions/012-retention.md.
 
 /** Most sessions one round deletes; the next round continues where it stopped. */
-export const RETENTION_BATCH = 500;
-/** The PostgreSQL advisory lock key of a retention round (any constant no other feature uses). */
+const RETENTION_BATCH = 500;
+/**
+ * The PostgreSQL advisory lock key of a retention round (any constant no other feature uses).
+ * @public (the retention tests hold it to simulate another instance)
+ */
 export const RETENTION_LOCK_KEY = 1_012_026;
 const PAGE_SIZE = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -166,7 +166,7 @@ export const SEARCH_PAGE_SIZE = 20;
 /** GET /api/search answers with the results (the shape); the next page's cursor travels in this header. */
 export const NEXT_CURSOR_HEADER = "x-next-cursor";
 /** Deepest result a cursor may ask for: ranking is recomputed per page, so pages are bounded. */
-export const SEARCH_MAX_OFFSET = 1000;
+const SEARCH_MAX_OFFSET = 1000;
 export const SEARCH_MAX_QUERY_LENGTH = 200;
 
 export interface SearchResult {
@@ -206,7 +206,7 @@ type Hit = {
 };
 
 /** How many of the best lexical matches are ranked again by how much of the question they hold. */
-export const RANK_POOL = 200;
+const RANK_POOL = 200;
 
 export interface RankedHit {
   messageId: string;
@@ -227,7 +227,7 @@ export interface RankedHit {
  * those that hold some (lib/search's parseQuestion: stop words out, stems in, CJK bigrams). Deterministic: ties go
  * to the newer message. Only the user's own conversations: the owner is in the match and checked on the rows.
  */
-export async function rankMessagesForUser(
+async function rankMessagesForUser(
   { userId, q, pool = RANK_POOL }: { userId: string; q: string; pool?: number },
   client: Db = db,
 ): Promise<RankedHit[]> {

@@ -7,7 +7,7 @@ import { isRecordNotFound } from "./errors";
 import { siblingsOf, walkUp } from "./tree";
 import { putSnapshot } from "./turns";
 
-export const sessionSelect = {
+const sessionSelect = {
   id: true,
   title: true,
   createdAt: true,

@@ -21,13 +21,13 @@ const MAX_TEXT_CHARS = 2_000_000;
 /** A fact's subject as lib/memory makes it (normalizeSubject keeps 80 characters). */
 const MAX_SUBJECT_CHARS = 80;
 
-export const toolCallSchema = z.object({
+const toolCallSchema = z.object({
   id: z.string().min(1).max(200),
   name: z.string().min(1).max(200),
   arguments: z.string().max(MAX_TEXT_CHARS),
 });
 
-export const attachmentPartSchema = z.object({
+const attachmentPartSchema = z.object({
   id: localId,
   kind: z.enum(["image", "text"]),
   name: z.string().min(1).max(MAX_NAME_CHARS),

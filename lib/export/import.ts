@@ -63,7 +63,7 @@ export interface ImportResult {
 }
 
 /** A cuid-like id (letters and digits), made here so parent links can be remapped before anything is written. */
-export function newId(): string {
+function newId(): string {
   const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
   return `c${[...randomBytes(24)].map((b) => alphabet[b % 36]).join("")}`;
 }
@@ -78,7 +78,7 @@ function invalid(issues: FormatIssue[]): AppError {
 }
 
 /** Parses and checks an export file: 400 when it is not JSON, 422 with the paths of what is wrong. */
-export function parseExportFile(bytes: Uint8Array): ExportFile {
+function parseExportFile(bytes: Uint8Array): ExportFile {
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));

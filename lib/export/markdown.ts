@@ -16,7 +16,7 @@ export interface MarkdownLabels {
   failed: string;
 }
 
-export const ENGLISH_LABELS: MarkdownLabels = {
+const ENGLISH_LABELS: MarkdownLabels = {
   you: "You",
   assistant: "Assistant",
   system: "System",

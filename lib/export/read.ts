@@ -95,7 +95,7 @@ function exportParts(parts: unknown, localOf: (id: string) => string): ExportPar
  * One conversation of `userId` in the export format, or null when it is not theirs. `branches: "path"` keeps the
  * active branch only. Local ids: messages `m<seq>`, attachments `a<n>` in message order.
  */
-export async function readConversation({
+async function readConversation({
   userId,
   sessionId,
   localId,

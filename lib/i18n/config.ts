@@ -10,7 +10,7 @@ export const LOCALE_COOKIE = "recall-locale";
 /** The language's own name, for the switch. */
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": "简体中文" };
 
-export function parseLocale(value: string | undefined | null): Locale | null {
+function parseLocale(value: string | undefined | null): Locale | null {
   return LOCALES.includes(value as Locale) ? (value as Locale) : null;
 }
 

@@ -18,7 +18,7 @@ export const getLocale = cache(async (): Promise<Locale> => {
 // Compiled once per process and locale: messages are part of the build, they never change at run time.
 const compiled = new Map<Locale, Promise<CompiledMessages>>();
 
-export function getMessagesFor(locale: Locale): Promise<CompiledMessages> {
+function getMessagesFor(locale: Locale): Promise<CompiledMessages> {
   let hit = compiled.get(locale);
   if (!hit) {
     hit = loadMessages(locale).then(compileMessages);

@@ -41,7 +41,7 @@ export interface ModelConfig {
 }
 
 /** Base URL the offline client pretends to talk to; `.invalid` can never resolve, so nothing leaves the process. */
-export const OFFLINE_BASE_URL = "http://offline.recall.invalid/v1";
+const OFFLINE_BASE_URL = "http://offline.recall.invalid/v1";
 
 export function createModel(config: ModelConfig): Model {
   const timeouts = {

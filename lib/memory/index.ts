@@ -2,8 +2,6 @@
 export { MemoryFormatError } from "./errors";
 export { cloneItem } from "./items";
 export {
-  factsInSection,
-  LONG_TERM_HEADER,
   type LongTermFact,
   longTermSection,
   matchFacts,
@@ -30,7 +28,7 @@ export {
   summaryConfigFor,
   validateMemorySettings,
 } from "./settings";
-export { restore, snapshot } from "./snapshot";
+export { restore } from "./snapshot";
 export { needsSummary, SUMMARY_SLACK_FACTOR, type SummarizerInput, summarize } from "./summary";
 export { tokenWindow } from "./token-window";
 export type { MemoryItem, MemoryRole, SummaryMeta, TokenCounter, ToolCall } from "./types";

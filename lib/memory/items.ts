@@ -43,7 +43,7 @@ export function hasToolCalls(item: MemoryItem): boolean {
  * after it (pinned items in between are ignored) that answer one of its calls. A tool message outside such
  * a run has no call in the input: it is an orphan and belongs to no unit.
  */
-export function historyUnits(items: readonly MemoryItem[]): number[][] {
+function historyUnits(items: readonly MemoryItem[]): number[][] {
   const units: number[][] = [];
   let group: { indices: number[]; callIds: Set<string> } | undefined;
   items.forEach((item, index) => {

@@ -20,7 +20,7 @@ const PREAMBLE = `${LONG_TERM_HEADER}: facts the user asked you to remember in e
 const lines = new WeakMap<LongTermFact, string>();
 
 /** `- [id] text` on one line; remembered per fact object (the turn's cache hands the same objects every turn). */
-export function factLine(fact: LongTermFact): string {
+function factLine(fact: LongTermFact): string {
   let line = lines.get(fact);
   if (line === undefined) {
     line = `- [${fact.id}] ${fact.text.replace(/\s+/g, " ").trim()}`;

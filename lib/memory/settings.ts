@@ -4,7 +4,7 @@ import { windowPolicy } from "./token-window";
 import type { MemoryPolicy, TokenCounter } from "./types";
 
 export type MemoryPolicyKind = "window" | "tokens" | "summary";
-export const MEMORY_POLICY_KINDS: readonly MemoryPolicyKind[] = ["window", "tokens", "summary"];
+const MEMORY_POLICY_KINDS: readonly MemoryPolicyKind[] = ["window", "tokens", "summary"];
 
 /** A conversation's memory settings (stored per conversation; defaults come from the environment). */
 export interface MemorySettings {
@@ -14,7 +14,7 @@ export interface MemorySettings {
   maxTokens: number;
 }
 
-export const MEMORY_LIMITS = {
+const MEMORY_LIMITS = {
   maxMessages: { min: 1, max: 10_000 },
   maxTokens: { min: 100, max: 1_000_000 },
 } as const;
@@ -97,7 +97,7 @@ export function summaryConfigFor(settings: Pick<MemorySettings, "maxMessages">):
 }
 
 /** The policy for effective settings (they must be valid; see `resolveMemorySettings`). */
-export function policyForSettings(settings: MemorySettings, count: TokenCounter): MemoryPolicy {
+function policyForSettings(settings: MemorySettings, count: TokenCounter): MemoryPolicy {
   if (!settings.enabled) return none;
   switch (settings.policy) {
     case "window":

@@ -102,7 +102,7 @@ export function planSummary(items: readonly MemoryItem[], config: SummaryConfig)
 }
 
 /** The text handed to the summarizer as the previous summary: several previous summaries are joined. */
-export function previousSummaryText(plan: SummaryPlan): string | undefined {
+function previousSummaryText(plan: SummaryPlan): string | undefined {
   if (plan.previous.length === 0) return undefined;
   return plan.previous.map((item) => item.text).join("\n\n");
 }

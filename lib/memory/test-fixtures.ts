@@ -5,7 +5,7 @@ import type { MemoryItem } from "./types";
  * result reads back with `labels()`. `S…` system, `Σ…` summary, `u<seq>` user, `a<seq>` assistant,
  * `c<seq>:ids` assistant calling tools `ids`, `t<seq>:id` tool output answering `id`.
  */
-export function item(token: string): MemoryItem {
+function item(token: string): MemoryItem {
   if (token.startsWith("S")) return { role: "system", text: token };
   if (token.startsWith("Σ")) return { role: "system", text: token, summary: true };
   const match = /^([uact])(\d+)(?::(.+))?$/.exec(token);

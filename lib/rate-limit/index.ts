@@ -22,7 +22,7 @@ export type LimitSettings = Pick<
   | "QUOTA_MESSAGES_PER_DAY"
 >;
 
-export const SIGNIN_WINDOW_SECONDS = 15 * 60;
+const SIGNIN_WINDOW_SECONDS = 15 * 60;
 
 type Store = { kind: "memory" } | { kind: "postgresql"; pool: Pool };
 

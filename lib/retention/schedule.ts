@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 // The in-process retention run (instrumentation.ts): a round at server start, then every hour. Several instances
 // may all schedule it; on PostgreSQL one runs each round and the others skip it (lib/db/retention.ts).
 
-export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface RetentionSchedule {
   /** The round started with the schedule (resolves when it ends; it never rejects). */

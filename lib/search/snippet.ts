@@ -4,9 +4,9 @@ import { type SearchQuery, stemOf, type Token, termMatches, tokenize } from "./t
 // <mark>…</mark> and everything else HTML-escaped, so a client renders it by splitting on the two tags (never as
 // HTML). Pure; the matching is the index's own (lib/search/terms.ts), so what is marked is what was found.
 
-export const SNIPPET_CHARS = 160;
-export const MARK_OPEN = "<mark>";
-export const MARK_CLOSE = "</mark>";
+const SNIPPET_CHARS = 160;
+const MARK_OPEN = "<mark>";
+const MARK_CLOSE = "</mark>";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",

@@ -18,7 +18,7 @@ const RUNS = new RegExp(
 /** Longer words are cut to this many characters (both sides, so they still match): ids and blobs, not words. */
 export const MAX_WORD_LENGTH = 64;
 /** Only this much of a message is indexed (bounds a PostgreSQL tsvector well below its 1 MB limit). */
-export const MAX_INDEXED_CHARS = 50_000;
+const MAX_INDEXED_CHARS = 50_000;
 
 export interface Token {
   term: string;

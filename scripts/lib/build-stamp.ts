@@ -22,7 +22,7 @@ export interface BuildStamp extends SourceState {
 }
 
 const nextDir = (root: string) => path.join(root, ".next");
-export const stampPath = (root = ROOT) => path.join(nextDir(root), "recall-build.json");
+const stampPath = (root = ROOT) => path.join(nextDir(root), "recall-build.json");
 export const buildIdPath = (root = ROOT) => path.join(nextDir(root), "BUILD_ID");
 
 /** The state of the source tree at `root`, or null outside a git checkout (or without git). */
@@ -58,7 +58,7 @@ export function writeBuildStamp(state: SourceState | null, root = ROOT): void {
   writeFileSync(stampPath(root), `${JSON.stringify(stamp, null, 2)}\n`);
 }
 
-export function readBuildStamp(root = ROOT): BuildStamp | null {
+function readBuildStamp(root = ROOT): BuildStamp | null {
   try {
     return JSON.parse(readFileSync(stampPath(root), "utf8")) as BuildStamp;
   } catch {

@@ -27,7 +27,7 @@ function schemaFile(dialect: Dialect) {
 }
 
 /** The migrations folder as the engine wants it (what the Prisma CLI reads from disk). */
-export function loadMigrations(dialect: Dialect): MigrationList {
+function loadMigrations(dialect: Dialect): MigrationList {
   const baseDir = MIGRATIONS_DIR[dialect];
   const lockPath = path.join(baseDir, LOCKFILE);
   const directories = existsSync(baseDir)
@@ -125,13 +125,13 @@ export async function migrateDatabase(url: string): Promise<string[]> {
  * PostgreSQL: SearchDoc, whose GIN index the shared schema cannot declare — its columns are still modelled, so
  * change them in the schema and in a hand-written migration together.
  */
-export const EXTERNAL_TABLES: Record<Dialect, string[]> = {
+const EXTERNAL_TABLES: Record<Dialect, string[]> = {
   sqlite: ["SearchFts", ...["config", "data", "docsize", "idx"].map((s) => `SearchFts_${s}`)],
   postgresql: ["public.SearchDoc"],
 };
 
 /** The SQL that takes the migrations folder of `dialect` to the current schema; null when there is nothing. */
-export async function diffMigrationsToSchema(
+async function diffMigrationsToSchema(
   dialect: Dialect,
   options: { postgresAdminUrl?: string } = {},
 ): Promise<string | null> {
@@ -162,7 +162,7 @@ function timestamp(date = new Date()): string {
   return date.toISOString().replace(/[-:T]/g, "").slice(0, 14);
 }
 
-export function migrationSlug(name: string): string {
+function migrationSlug(name: string): string {
   const slug = name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "_")

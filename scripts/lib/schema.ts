@@ -18,7 +18,7 @@ function replaceOnce(source: string, pattern: RegExp, replacement: string, what:
  * Derives the PostgreSQL copy of the schema: same models, provider postgresql, its own generated client.
  * Fails loudly when the SQLite schema no longer has the shape this relies on.
  */
-export function toPostgresSchema(sqliteSchema: string): string {
+function toPostgresSchema(sqliteSchema: string): string {
   let out = replaceOnce(
     sqliteSchema,
     /provider\s*=\s*"sqlite"/,
