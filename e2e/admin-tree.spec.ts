@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { ADMIN, expect, test } from "./fixtures";
 
-// Issue 13: the admin's session review shows the message tree — every branch, the active path marked, parents
+// The admin's session review shows the message tree — every branch, the active path marked, parents
 // and branch points — beside the memory. The branches are made through the chat API (regenerate, edit).
 
 type Meta = { userMessage: { id: string; seq: number }; assistantMessage: { id: string; seq: number } };

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { type ChatPage, expect, test } from "./fixtures";
 
-// Attachments (issue 12): pictures go with a message, memory keeps them (two turns later the offline model names
+// Attachments: pictures go with a message, memory keeps them (two turns later the offline model names
 // their original sizes from the line that comes with each image: a photo is sent at the model's working resolution,
 // 1024 × 768, yet its 1600 × 1200 is known), a reload shows them again, and deleting the conversation deletes the
 // files.

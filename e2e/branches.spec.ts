@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { type ChatPage, expect, test } from "./fixtures";
 
-// Issue 13: the message tree in the browser — edit a question (a new branch), regenerate an answer (a new
+// The message tree in the browser — edit a question (a new branch), regenerate an answer (a new
 // version), switch between versions, follow a link into another branch, reload on a branch; copying messages and
 // code; the automatic title. The offline model answers only from what it is sent, so what an answer says shows
 // which branch's messages reached it.

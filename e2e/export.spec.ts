@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "./fixtures";
 
-// Export and import (issue 13 part 5) from the UI: the conversation header's Export menu downloads the active
+// Export and import from the UI: the conversation header's Export menu downloads the active
 // branch as Markdown; an export file chosen on Settings → Your data comes back as a new conversation.
 
 const at = "2026-01-02T10:00:00.000Z";

@@ -1,6 +1,6 @@
 import { ADMIN, expect, MAIN_URL, signInViaApi, test } from "./fixtures";
 
-// Issue 14: Recall in Simplified Chinese. The browser asks for zh-CN (Accept-Language): the sign-in page, the chat
+// Recall in Simplified Chinese. The browser asks for zh-CN (Accept-Language): the sign-in page, the chat
 // and the admin console answer in Chinese, `<html lang>` says so, and the offline model's two-turn recall works in
 // Chinese. The switch in the user menu overrides the browser and is remembered. Runs on the main server:
 // E2E_PORT=3220 E2E_WINDOW_PORT=3221 npm run test:e2e -- e2e/i18n.spec.ts keeps it off other runs' ports.

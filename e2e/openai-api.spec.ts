@@ -2,7 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import OpenAI from "openai";
 import { type ExtraServer, expect, MAIN_URL, startServer, test } from "./fixtures";
 
-// Issue 15: the OpenAI-compatible API with server-side memory, driven by the official `openai` npm client against
+// The OpenAI-compatible API with server-side memory, driven by the official `openai` npm client against
 // the running app. The client sends only the new question; Recall supplies the conversation's memory.
 
 const SLOW_PORT = Number(process.env.E2E_OPENAI_SLOW_PORT ?? 3215);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "./fixtures";
 
-// Search across conversations (issue 13): Ctrl/Cmd+K opens the dialog anywhere in the chat, typing searches the
+// Search across conversations: Ctrl/Cmd+K opens the dialog anywhere in the chat, typing searches the
 // user's own messages (English and Chinese), and a result opens its conversation at the message. The messages are
 // sent through the UI, so this also proves turns index what they store.
 

@@ -1,7 +1,7 @@
 import { request as playwrightRequest } from "@playwright/test";
 import { errorCode, expect, MAIN_URL, newCredentials, registerViaApi, signInViaApi, test } from "./fixtures";
 
-// Issue 9, "Safe to put on the internet": CSRF, body limit, headers, remote images, revocable sessions,
+// Safe to put on the internet: CSRF, body limit, headers, remote images, revocable sessions,
 // sign-in and turn limits, errors that leak nothing. Runs against the main server (default settings).
 
 const FOREIGN = "http://127.0.0.1:3999";

@@ -14,7 +14,7 @@ import {
   test,
 } from "./fixtures";
 
-// Scale-out (issue 9): two `next start` instances on one PostgreSQL database behind a round-robin HTTP proxy
+// Scale-out: two `next start` instances on one PostgreSQL database behind a round-robin HTTP proxy
 // written here (node:http, loopback only, no sticky sessions). Turns on one conversation run one at a time across
 // the instances, rate limits are counted once for both, and what one instance deletes is gone on the other.
 // PostgreSQL only: `npm run test:e2e` runs it in its @pg pass (SQLite is one instance by design).

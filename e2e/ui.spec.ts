@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { ADMIN, type ChatPage, expect, MAIN_URL, newCredentials, test, useExtraServer } from "./fixtures";
 
-// Issue 14: themes, keyboard and screen readers, the phone layout. axe-core checks every page in both themes;
+// Themes, keyboard and screen readers, the phone layout. axe-core checks every page in both themes;
 // the screenshots in docs/screenshots/ come from here.
 
 const THEME_COOKIE = "recall-theme";

@@ -47,7 +47,7 @@ const schema = z.object({
   // Conversations idle (not updated) for longer are deleted, like a manual delete; unset keeps them forever.
   HISTORY_RETENTION_DAYS: intFrom(1, 36_500).optional(),
   TURN_LEASE_SECONDS: intFrom(3, 3600).default(10),
-  // Long-term memory (issue 11): the deployment's switch (users also switch it for themselves), the tokens its
+  // Long-term memory: the deployment's switch (users also switch it for themselves), the tokens its
   // context section may take, and how many tool steps one turn may take before the model must answer.
   LONG_TERM_MEMORY: boolean.default(true),
   LONG_TERM_MEMORY_MAX_TOKENS: intFrom(50, 100_000).default(1000),

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { useT } from "@/lib/i18n/client";
 
 /**
- * Editing a question in its bubble (issue 13): Enter sends it as a new version, Shift+Enter adds a line, Escape
+ * Editing a question in its bubble: Enter sends it as a new version, Shift+Enter adds a line, Escape
  * (or Cancel) gives up. Focus starts in the field, at the end of the text.
  */
 export function MessageEditor({

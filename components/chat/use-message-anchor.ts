@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 
 // The address /c/:id?message=<messageId> opens a conversation at one message (the /memory page links a fact to
 // the message it was learned from, search links a hit). Older pages of the branch shown are loaded until the
-// message is there; when it is on another branch (issue 13), that branch is made the active one and searched the
+// message is there; when it is on another branch, that branch is made the active one and searched the
 // same way. The message is then scrolled to, marked and focused, once per address.
 
 /** Classes that mark the anchored message (kept here so Tailwind generates them). */

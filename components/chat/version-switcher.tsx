@@ -7,7 +7,7 @@ import { useT } from "@/lib/i18n/client";
 export type VersionStep = "previous" | "next";
 
 /**
- * "‹ 2 / 3 ›" under a message with other versions (issue 13): the arrows show the version before or after this
+ * "‹ 2 / 3 ›" under a message with other versions: the arrows show the version before or after this
  * one. Named for screen readers ("Previous version", "Version 2 of 3"); disabled while an answer is written.
  */
 export function VersionSwitcher({

@@ -8,7 +8,7 @@ import { Field } from "@/components/ui/field";
 import { getJson, request, sendJson } from "@/lib/client/api";
 import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 
-// Settings → API keys (issue 15): create a key (shown once, with a copy button), list the working keys, revoke.
+// Settings → API keys: create a key (shown once, with a copy button), list the working keys, revoke.
 // Keys authenticate the OpenAI-compatible API at /v1; see the README.
 
 interface ApiKeyView {

@@ -7,7 +7,7 @@ import { env } from "@/lib/env";
 import { messageWindow } from "@/lib/memory";
 import { getSessionReview } from "./session-review";
 
-// Issue 13: the admin's session review shows every branch of a conversation, each message marked with its place in
+// The admin's session review shows every branch of a conversation, each message marked with its place in
 // the message tree. Runs on SQLite and on PostgreSQL; every test makes its own rows.
 
 const kind = databaseKind(env.DATABASE_URL);

@@ -5,7 +5,7 @@ import { isStorageError } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { limits } from "@/lib/rate-limit";
 
-// The wrapper for the OpenAI-compatible /v1 routes (issue 15). Unlike `route()` (lib/http.ts) it authenticates by
+// The wrapper for the OpenAI-compatible /v1 routes. Unlike `route()` (lib/http.ts) it authenticates by
 // `Authorization: Bearer <key>` alone — cookies are ignored, so there is nothing for a foreign page to ride on and
 // the browser CSRF/Origin rule does not apply — and it answers errors in OpenAI's shape
 // `{ error: { message, type, param, code } }`, which the official clients turn into their error classes by status.

@@ -184,7 +184,7 @@ describe("/v1 handlers", () => {
     const two = await second.json();
     expect(two.choices[0].message.content).toContain("PELICAN-42");
 
-    // The conversation is named after its first answer, off the turn's path (issue 13): wait for that.
+    // The conversation is named after its first answer, off the turn's path: wait for that.
     await titlesSettled();
     const session = await db.chatSession.findUniqueOrThrow({ where: { id: sessionId as string } });
     expect(session).toMatchObject({

@@ -1,4 +1,4 @@
-// The line of text that goes with every image sent to the model (issue 12, docs/decisions/015-attachments.md):
+// The line of text that goes with every image sent to the model (docs/decisions/015-attachments.md):
 //
 //   [Attached image: photo.jpg, JPEG, 4000 × 3000 pixels, shown at 1024 × 768]
 //

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { MAX_IMAGE_PIXELS } from "./limits";
 import { IMAGE_MIME, type ImageFormat, imageFormatOf } from "./sniff";
 
-// The copy of an image the model is sent (issue 12, docs/decisions/015-attachments.md). OpenAI scales every image
+// The copy of an image the model is sent (docs/decisions/015-attachments.md). OpenAI scales every image
 // at detail auto/high to fit within 2048 × 2048 and then to a shortest side of at most 768 px before looking at it
 // (the rule lib/context/tokenizer.ts counts tokens by); anything bigger is bytes carried, serialized and parsed for
 // nothing. Made once per attachment and cached by lib/attachments/resolve.ts. No `server-only` marker: it reads no

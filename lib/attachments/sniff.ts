@@ -1,4 +1,4 @@
-// What a file is, judged by its bytes, never by its name or the type the browser claimed (issue 12). Pure.
+// What a file is, judged by its bytes, never by its name or the type the browser claimed. Pure.
 
 export type ImageFormat = "png" | "jpeg" | "webp" | "gif";
 

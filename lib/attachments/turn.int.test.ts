@@ -11,7 +11,7 @@ import {
   loadApp,
 } from "@/lib/chat/test-helpers";
 
-// Attachments inside real turns (issue 12), on this run's database and the offline model, with both model APIs.
+// Attachments inside real turns, on this run's database and the offline model, with both model APIs.
 // Needs lib/chat/turn.ts to claim the turn's attachments and resolve their references before the model call
 // (lib/attachments/claim.ts, lib/attachments/resolve.ts); until then it fails.
 

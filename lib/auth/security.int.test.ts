@@ -11,7 +11,7 @@ import { verifyPassword } from "./password";
 import { registerUser } from "./register";
 import { getCurrentUser } from "./session";
 
-// Issue 9 on both databases: registration modes and invites, revocable tokens, bcrypt → scrypt upgrade, a
+// On both databases: registration modes and invites, revocable tokens, bcrypt → scrypt upgrade, a
 // sign-in with the database down, SQLite's secure_delete and the health write probe.
 
 const jar = new Map<string, string>();

@@ -10,7 +10,7 @@ import {
 import type { MemoryItem } from "@/lib/memory";
 import { errorText } from "./stream-answer";
 
-// Automatic titles (issue 13): after a conversation's first complete answer the model names it in a few words, off
+// Automatic titles: after a conversation's first complete answer the model names it in a few words, off
 // the turn's path — the answer is already delivered and nothing waits for the title. The title is written only while
 // the user has not renamed the conversation (lib/db/titles.ts); a failure is logged and the first message's title
 // simply stays.

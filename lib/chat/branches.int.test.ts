@@ -18,7 +18,7 @@ import {
 } from "./test-helpers";
 import { startTurn } from "./turn";
 
-// Issue 13: versions are branches of a message tree, and memory follows the branch the user is on. Real database
+// Versions are branches of a message tree, and memory follows the branch the user is on. Real database
 // (SQLite or PostgreSQL, per project), real offline model; rows are counted at the driver.
 
 instrumentDriverAdapters();

@@ -7,7 +7,7 @@ import { loadMemory } from "./memory";
 import { memoryConfig, storedMemorySettings } from "./memory-config";
 
 /**
- * Moves a conversation to another branch (issue 13): the active leaf becomes the newest leaf at or below
+ * Moves a conversation to another branch: the active leaf becomes the newest leaf at or below
  * `messageId`, and the snapshot becomes that leaf's memory — rebuilt from a walk up its path bounded by the window
  * (2 × window + 2 rows at most), keeping only the summaries that cover this path. Refused while an answer is being
  * written; an expired lease is taken away, so a stalled turn that wakes up cannot commit onto the old branch.

@@ -9,7 +9,7 @@ export const turnInputSchema = z.union([
         .string({ message: "content must be a string" })
         .trim()
         .max(env.CHAT_MAX_INPUT_CHARS, `A message can have at most ${env.CHAT_MAX_INPUT_CHARS} characters.`),
-      // Ids of the user's unsent uploads (POST /api/attachments); checked and claimed by the turn (issue 12).
+      // Ids of the user's unsent uploads (POST /api/attachments); checked and claimed by the turn.
       attachments: z
         .array(z.string().min(1).max(64), { message: "attachments must be a list of file ids" })
         .max(
@@ -17,7 +17,7 @@ export const turnInputSchema = z.union([
           `A message can carry at most ${MAX_ATTACHMENTS_PER_MESSAGE} files (${MAX_IMAGES_PER_MESSAGE} of them images).`,
         )
         .optional(),
-      // Issue 13: the message this one follows (an edit posts the edited question's parent); null: a new root;
+      // The message this one follows (an edit posts the edited question's parent); null: a new root;
       // omitted: after the active leaf.
       parentId: z.string().min(1).max(64).nullable().optional(),
     })
@@ -27,7 +27,7 @@ export const turnInputSchema = z.union([
       path: ["content"],
     }),
   z.object({ retryMessageId: z.string().min(1).max(64) }),
-  // Issue 13: a new version of this answer, beside it.
+  // A new version of this answer, beside it.
   z.object({ regenerate: z.string().min(1).max(64) }),
 ]);
 export type TurnInput = z.infer<typeof turnInputSchema>;
@@ -44,7 +44,7 @@ const renameSessionSchema = z.object({
     .max(200, "A title can have at most 200 characters."),
 });
 
-/** PATCH /api/sessions/:id: a rename, a branch switch (issue 13), or both. */
+/** PATCH /api/sessions/:id: a rename, a branch switch, or both. */
 export const updateSessionSchema = z
   .object({
     title: renameSessionSchema.shape.title.optional(),

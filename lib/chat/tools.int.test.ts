@@ -5,7 +5,7 @@ import { expectConsoleWarn } from "@/test/console";
 import type { TurnEvent } from "./sse";
 import { answerIdOf, answerOf, closeApps, contextOf, createUserWithSession, loadApp } from "./test-helpers";
 
-// Tools and long-term memory in the turn (issue 11), against the real database of this run and the offline model:
+// Tools and long-term memory in the turn, against the real database of this run and the offline model:
 // the tool loop's rows, facts with their source, supersession, deletion, the switch, failures and the step limit.
 
 afterEach(closeApps);

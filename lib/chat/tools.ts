@@ -6,7 +6,7 @@ import type { ToolSpec } from "@/lib/llm";
 import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall, terms } from "@/lib/memory";
 import { errorText } from "./stream-answer";
 
-// The built-in tools a turn offers the model (issue 11). Arguments are validated with zod; whatever goes wrong —
+// The built-in tools a turn offers the model. Arguments are validated with zod; whatever goes wrong —
 // bad arguments, an unknown tool, a tool that throws — becomes the tool's result, so the model sees it and the turn
 // goes on.
 

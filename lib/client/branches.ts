@@ -1,6 +1,6 @@
 import type { ChatMessageView, ConversationPage, Siblings } from "./types";
 
-// The message tree on the client (issue 13): the list always holds one path — the branch the user is on — from
+// The message tree on the client: the list always holds one path — the branch the user is on — from
 // its oldest loaded message to its leaf. Editing a question or regenerating an answer cuts the path at that point
 // and streams the new turn onto it; switching versions replaces the path from the switched message down. Pure
 // helpers, so the rules are tested without a browser.

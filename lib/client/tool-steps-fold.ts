@@ -1,6 +1,6 @@
 import type { ChatMessageView, ToolStepView } from "./types";
 
-// Tool steps (issue 11) are stored as history rows of their own — the assistant's call and each tool's result — but
+// Tool steps are stored as history rows of their own — the assistant's call and each tool's result — but
 // read as part of the answer they led to. The list keeps the rows as the server sent them (so paging and merging
 // stay seq-based) and folds them into that answer when it renders.
 
@@ -39,7 +39,7 @@ function merge(stored: ToolStepView[], live: ToolStepView[] | undefined): ToolSt
 /**
  * The messages to show: call and result rows folded into the `steps` of the answer that follows them. A folded
  * answer takes the versions (`siblings`) of its group's first row — the question's child — since that row is what
- * another version of the answer replaces (issue 13).
+ * another version of the answer replaces.
  */
 export function foldToolSteps(messages: readonly ChatMessageView[]): ChatMessageView[] {
   const out: ChatMessageView[] = [];

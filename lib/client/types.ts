@@ -19,7 +19,7 @@ export interface ChatMessageView {
   /** The previous message on its path (null: a root). Absent on messages shown before the server named them. */
   parentId?: string | null;
   /**
-   * Its versions: the children of its parent, oldest first, and which one this is (issue 13). On a folded answer,
+   * Its versions: the children of its parent, oldest first, and which one this is. On a folded answer,
    * the versions of its group's first message (the question's child on the path).
    */
   siblings?: Siblings;

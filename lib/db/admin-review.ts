@@ -6,7 +6,7 @@ import { keysetPage } from "./cursor";
 import { readParts } from "./parts";
 import { messageSelect } from "./sessions";
 
-// The admin's session review (issue 13): one page of EVERY message of a conversation — all branches, in seq
+// The admin's session review: one page of EVERY message of a conversation — all branches, in seq
 // order — each marked with where it sits in the message tree, beside the raw pieces of the memory. Admin only:
 // callers must have checked the ADMIN role; nothing here filters by owner (docs/decisions/004-admin-console.md).
 //

@@ -658,7 +658,7 @@ describe(`admin API authorization (${kind})`, () => {
       "snapshot",
     ]);
     expect(body.hasMore).toBe(true);
-    // The next older page carries the active path on from where this one stopped (issue 13).
+    // The next older page carries the active path on from where this one stopped.
     const older = await session.GET(
       new Request(`http://x/api/admin/sessions/${sessionId}?limit=2&before=3&pathFrom=${body.pathNext}`),
       ctx({ id: sessionId }),

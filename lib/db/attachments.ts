@@ -2,7 +2,7 @@ import "server-only";
 import { checkpointed } from "./checkpoint";
 import { db, type Tx } from "./client";
 
-// Attachment rows (issue 12) and their database storage (AttachmentBlob). Every query a user can reach names the
+// Attachment rows and their database storage (AttachmentBlob). Every query a user can reach names the
 // user; the few without one are marked `unsafe` (the upload's own compensation, the unsent-cleanup, blobs by id
 // after the row was authorized). The bytes are read only by the storage functions at the end.
 

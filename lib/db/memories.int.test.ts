@@ -8,7 +8,7 @@ import { databaseKind, db } from "./client";
 import { longTermMemoryState } from "./memories";
 import { rowsReferring as rowsReferringIn, zeroEverywhere } from "./test-rows";
 
-// The management side of long-term memory (issue 11) through its route handlers, on SQLite and PostgreSQL: the
+// The management side of long-term memory through its route handlers, on SQLite and PostgreSQL: the
 // list and its pages, editing and deleting (never someone else's fact), the setting, the admin's delete-all, and
 // facts dying with their conversation or user. Facts are made directly here; the turn's tools are tested elsewhere.
 

@@ -15,7 +15,7 @@ const sessionSelect = {
   lastSeq: true,
   /** Messages up to this seq were said before the conversation's memory was cleared. */
   memoryStartSeq: true,
-  /** The last message of the branch the user is on (issue 13). */
+  /** The last message of the branch the user is on. */
   activeLeafId: true,
   /** The user renamed it: the automatic title leaves it alone. */
   titleByUser: true,
@@ -86,7 +86,7 @@ export async function getMessagesBySessionId({
 }
 
 /**
- * One page of the active path (issue 13), newest page first by default, returned oldest first; `beforeSeq` is the
+ * One page of the active path, newest page first by default, returned oldest first; `beforeSeq` is the
  * seq of the oldest message the reader has, and the page continues above it. Each message carries its versions
  * (`siblings`). Walks parent links from the leaf: the page's rows, never the conversation.
  */
@@ -162,7 +162,7 @@ export interface DeletionReceipt {
     ChatMessage: number;
     MemorySnapshot: number;
     TurnContext: number;
-    /** Long-term facts learned in this conversation (issue 11). */
+    /** Long-term facts learned in this conversation. */
     MemoryFact: number;
     Attachment: number;
     /** Bytes of the attachments' stored files freed. */
@@ -285,7 +285,7 @@ export async function clearSessionMemoryForUser({
       busyMessage: "An answer is still being written. Clear the memory when it is done.",
     });
     await tx.chatSession.update({ where: { id: sessionId }, data: { memoryStartSeq: row.lastSeq } });
-    // The snapshot is the active leaf's memory (issue 13): empty, made for that leaf.
+    // The snapshot is the active leaf's memory: empty, made for that leaf.
     await putSnapshot(tx, { sessionId, items: [], policy, throughSeq: row.activeLeafSeq });
     return { memoryStartSeq: row.lastSeq };
   });

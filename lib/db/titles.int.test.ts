@@ -5,7 +5,7 @@ import { createModel } from "@/lib/llm/client";
 import { db } from "./client";
 import { setAutoTitle } from "./titles";
 
-// Automatic titles (issue 13) on SQLite and PostgreSQL: written with one conditional update, so a conversation the
+// Automatic titles on SQLite and PostgreSQL: written with one conditional update, so a conversation the
 // user renamed keeps its name, whenever the automatic one arrives.
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "./client";
 
 /**
- * Sets a conversation's automatic title unless its user has renamed it (issue 13): one conditional update, so a
+ * Sets a conversation's automatic title unless its user has renamed it: one conditional update, so a
  * rename that lands while the title is being written always wins. Resolves whether the title was written (false:
  * renamed by the user, or the conversation is gone).
  */

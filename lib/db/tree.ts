@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import type { Db, Tx } from "./client";
 
-// The message tree (issue 13, docs/decisions/019-message-tree.md). Each message points at the previous message on
+// The message tree (docs/decisions/019-message-tree.md). Each message points at the previous message on
 // its path (`parentId`, null for a root); a conversation's active leaf names the branch the user is on. Paths are
 // read by walking parent links upward from a message — one indexed lookup per row, bounded by `take` — never by
 // reading the conversation.

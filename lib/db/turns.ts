@@ -141,7 +141,7 @@ export async function appendTurnMessages(
 }
 
 /**
- * A new version of an answer (issue 13): an empty answer in `streaming` beside it, under its question, at the seq
+ * A new version of an answer: an empty answer in `streaming` beside it, under its question, at the seq
  * the lease reserved; it becomes the active leaf.
  */
 export async function appendRegeneratedAnswer(
@@ -287,7 +287,7 @@ export async function recordContext(
 }
 
 /**
- * Stores one tool step of a turn (issue 11): the assistant's tool-call message and the tool results, in one
+ * Stores one tool step of a turn: the assistant's tool-call message and the tool results, in one
  * transaction fenced by the lease. They take the answer's place in the history and the answer moves after them,
  * so the history reads question → call → results → answer while the answer keeps its id (the stream, the heartbeat
  * and the recorded context address it). The recorded context becomes what the next model call is sent. Null when

@@ -27,7 +27,7 @@ export async function unsafeGetUserCredentialsByEmail({ email }: { email: string
 /**
  * The per-request read of the signed-in user, with the token version its session cookie must match and whether
  * the cookie's sign-in (`sid`) was signed out. One statement, written out: the same read through Prisma's filtered
- * relation count costs ~0.2 ms more CPU on every authenticated request (issue 16; lib/auth/revocation.int.test.ts
+ * relation count costs ~0.2 ms more CPU on every authenticated request (lib/auth/revocation.int.test.ts
  * counts the round trips and checks the types).
  */
 export async function getSessionUser({ id, sid }: { id: string; sid: string | null }) {

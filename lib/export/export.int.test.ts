@@ -7,7 +7,7 @@ import { expectConsoleError } from "@/test/console";
 import type { ExportFile } from "./format";
 import type { ImportResult } from "./import";
 
-// Export and import (issue 13 part 5) through the route handlers, against the database of this run (SQLite or
+// Export and import through the route handlers, against the database of this run (SQLite or
 // PostgreSQL): a conversation with two branches, a tool step, attachments and facts goes out and back in, and the
 // second export equals the first but for ids; broken, refused and oversized files write nothing; nobody exports
 // someone else's conversation.

@@ -1,4 +1,4 @@
-// How attachments live in memory items (issue 12, docs/decisions/015-attachments.md), without their bytes:
+// How attachments live in memory items (docs/decisions/015-attachments.md), without their bytes:
 // - an image is a reference in `imageUrls`: `attachment:<id>?w=<width>&h=<height>`. Its size travels with it, so
 //   the token window can count it by OpenAI's image rule, and it survives snapshot()/restore() unchanged. It is
 //   replaced by a data URL only for the model call itself (lib/attachments/resolve.ts); projections refuse an

@@ -1,6 +1,6 @@
 import type { MemoryItem, TokenCounter } from "./types";
 
-// Long-term memory (issue 11; docs/decisions/014-long-term-memory.md): the user's facts, chosen and rendered as one
+// Long-term memory (docs/decisions/014-long-term-memory.md): the user's facts, chosen and rendered as one
 // context section after the system prompt. Pure: the facts come from lib/db/memories.ts, tokens are counted by the
 // injected counter.
 

@@ -236,7 +236,7 @@ describe("malformed items", () => {
   });
 });
 
-describe("attachment references (issue 12)", () => {
+describe("attachment references", () => {
   const ref = "attachment:abc123?w=640&h=480";
 
   it("are refused by both projections until resolved to their data", () => {

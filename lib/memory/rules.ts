@@ -58,7 +58,7 @@ export function rebuildFromTail(
 }
 
 /**
- * The summaries of a snapshot that still hold for another path of the conversation (issue 13). Seqs grow along
+ * The summaries of a snapshot that still hold for another path of the conversation. Seqs grow along
  * every path, so two paths share exactly the ancestors of any message they share: a summary holds when it ends at
  * or before the newest message that the snapshot's path and the new path's tail have in common (the snapshot's own
  * leaf, one of its verbatim messages, or where one of its summaries begins or ends). None when the tail shows no common message — the summary is then made

@@ -14,7 +14,7 @@ import { fmtMs, table, verdict } from "./report";
 import { assertBuilt, serverEnv, startServer } from "./server";
 import { round, type Summary, summarize } from "./stats";
 
-// W7 (issue 12): a turn in a conversation whose memory window holds 4 images against a text-only turn, over HTTP,
+// W7: a turn in a conversation whose memory window holds 4 images against a text-only turn, over HTTP,
 // interleaved. The images are resolved to data only for the model call, so the memory, context and commit path
 // costs the same; what remains is handing the 4 images to the (offline) model, at the model's working resolution
 // (lib/attachments/model-image.ts), scaled once per image and then served from the process's cache.

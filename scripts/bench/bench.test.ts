@@ -92,7 +92,7 @@ describe("statement shapes", () => {
   });
 });
 
-describe("issue 16 additions", () => {
+describe("workloads added with the heartbeat and cluster work", () => {
   it("parses --multi, --compare and --profile, and refuses one instance", () => {
     const o = parseOptions(["--multi", "2", "--compare", "f74b6c2", "--profile"]);
     expect(o).toMatchObject({ multi: 2, compare: "f74b6c2", profile: true });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { ROOT } from "../lib/paths";
 import { BenchError } from "./http";
 
-// `npm run bench -- --compare <git-ref>` (issue 16): a production build of another commit, made in a temporary git
+// `npm run bench -- --compare <git-ref>`: a production build of another commit, made in a temporary git
 // worktree under the OS temp directory, so the same workloads can run against both builds in one run. The
 // worktree is removed afterwards. `next build` runs under the shared build lock (/tmp/recall-build.lock), unless
 // the benchmark itself already runs under it (`flock /tmp/recall-build.lock npm run bench …`): then the lock is

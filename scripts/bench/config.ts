@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 
-// What `npm run bench` runs: the full sizes of issue 5, or a reduced `--quick` run for CI.
+// What `npm run bench` runs: the full sizes, or a reduced `--quick` run for CI.
 
 export interface Sizes {
   /** W1: history lengths H, turns measured at each, warm-up turns per session (the first one rebuilds memory). */
@@ -110,7 +110,7 @@ export interface Options {
   db: string;
   keep: boolean;
   help: boolean;
-  /** The server's MEMORY_POLICY (issue 10): the default window, the token budget, or summaries. */
+  /** The server's MEMORY_POLICY: the default window, the token budget, or summaries. */
   memoryPolicy: "window" | "tokens" | "summary";
   /** --multi N: W2 again against N `next start` instances behind a round-robin proxy (0: not run). */
   multi: number;

@@ -140,7 +140,7 @@ export class Client {
     }
   }
 
-  /** POST /api/attachments with one file (multipart); the upload's `{ id, … }` (issue 12). */
+  /** POST /api/attachments with one file (multipart); the upload's `{ id, … }`. */
   upload(
     name: string,
     data: Buffer,
@@ -193,7 +193,7 @@ export class Client {
     return this.post(sessionId, { content, ...extra });
   }
 
-  /** Another version of an answer (issue 13): `{ regenerate: answerId }`, read like a turn. */
+  /** Another version of an answer: `{ regenerate: answerId }`, read like a turn. */
   regenerate(sessionId: string, answerId: string): Promise<TurnTiming> {
     return this.post(sessionId, { regenerate: answerId });
   }

@@ -17,7 +17,7 @@ export interface BenchPlan {
     /** In-process counting, one per H: each starts without a memory snapshot. */
     count: SeedSession[];
     w1: SeedSession[];
-    /** W1B (issue 13): one per H, made a tree (an edit at the middle, then a regenerate) before its turns. */
+    /** W1B: one per H, made a tree (an edit at the middle, then a regenerate) before its turns. */
     w1b: SeedSession[];
     /** W1B's in-process counting, one per H, branched the same way. */
     countBranched: SeedSession[];

@@ -10,7 +10,7 @@ import { dropDatabase, migrateDatabase } from "../lib/migrate";
 
 // npm run bench:search -- --db sqlite|postgres [--messages 1000000] [--searches 50] [--keep]
 //
-// Search at scale (issue 13, docs/decisions/017-search.md): seeds N messages (mixed English and Chinese, 1000 users,
+// Search at scale (docs/decisions/017-search.md): seeds N messages (mixed English and Chinese, 1000 users,
 // 40-message conversations) into a fresh database with bulk inserts, builds the search index with lib/search's
 // own preprocessing, then times searches of the heaviest user (2% of all messages) through searchMessagesForUser,
 // the function GET /api/search calls. Prints the seed/index time and the median and p90 per query kind.

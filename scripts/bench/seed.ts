@@ -99,7 +99,7 @@ export async function seed(url: string, plan: SeedPlan): Promise<SeedResult> {
 
 // ---------------------------------------------------------------------------------------------------- SQLite
 
-// Linear histories: each message's parent is the one before it, the session's active leaf its last (issue 13).
+// Linear histories: each message's parent is the one before it, the session's active leaf its last.
 // A schema from before message trees (an older commit under --compare) has neither column: `tree` says which.
 const messageColumns = (tree: boolean) =>
   `"id", "sessionId", "seq", ${tree ? `"parentId", ` : ""}"role", "text", "status", "model", "createdAt"`;

@@ -4,7 +4,7 @@ import type { SeedSession } from "./seed";
 import type { LoopDelay, RunningServer } from "./server";
 import { type Summary, summarize } from "./stats";
 
-// W6 — many open streams (issue 16): N conversations at once, each streaming an answer from an offline model that
+// W6 — many open streams: N conversations at once, each streaming an answer from an offline model that
 // waits between tokens. Measured at the client: did every answer complete, and what did each turn cost beyond the
 // model's own time; inside the server (scripts/bench/probe.cjs): the event loop's worst delay; from /proc: RSS.
 

@@ -156,7 +156,7 @@ export async function countStatements(
 // ----------------------------------------------------------------------------------------------------- W1B
 
 /**
- * W1B (issue 13): makes a seeded linear session a tree over HTTP — an edit (a new question whose parent is the
+ * W1B: makes a seeded linear session a tree over HTTP — an edit (a new question whose parent is the
  * assistant message in the middle of the history) and then a regenerate of its answer — so the turns that follow
  * are on a branch: their memory follows the path root → middle → edit → regenerated answer, not the seqs.
  */

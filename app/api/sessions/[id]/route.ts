@@ -12,7 +12,7 @@ import { intParam } from "@/lib/http-query";
 type Params = { id: string };
 
 /**
- * The session and its active path (issue 13), newest page first (`?before=<seq>`: the page above the message with
+ * The session and its active path, newest page first (`?before=<seq>`: the page above the message with
  * that seq; `limit` up to 500). Each message carries `parentId` and `siblings`.
  */
 export const GET = route<Params>("user", async ({ req, params, user }) => {
