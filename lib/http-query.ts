@@ -1,5 +1,11 @@
 import { AppError } from "@/lib/errors";
 
+/**
+ * GET /api/search answers with the results array itself; the next page's cursor travels in this header (absent on
+ * the last page). Read by the browser too.
+ */
+export const NEXT_CURSOR_HEADER = "x-next-cursor";
+
 /** Reads an optional integer query parameter within bounds; anything else is a 400 with a code. */
 export function intParam(
   url: URL,

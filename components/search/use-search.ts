@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import useSWRInfinite from "swr/infinite";
 import { request } from "@/lib/client/api";
 import type { SearchPage, SearchResult } from "@/lib/db/search";
+import { NEXT_CURSOR_HEADER } from "@/lib/http-query";
 
 // The search dialog's data (docs/decisions/009-client-data-layer.md: reads go through SWR and `request`): the
 // query is debounced, each page is one GET /api/search keyed by the query and the previous page's cursor.
@@ -13,7 +14,7 @@ export type { SearchResult };
 /** One page of GET /api/search: the results array, and the next page's cursor from its header. */
 async function getPage(url: string): Promise<SearchPage> {
   const res = await request(url);
-  return { results: (await res.json()) as SearchResult[], nextCursor: res.headers.get("x-next-cursor") };
+  return { results: (await res.json()) as SearchResult[], nextCursor: res.headers.get(NEXT_CURSOR_HEADER) };
 }
 
 const SEARCH_DEBOUNCE_MS = 200;

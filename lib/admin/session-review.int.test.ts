@@ -239,7 +239,7 @@ describe(`admin session review: the cost of a page (${kind})`, () => {
     const pathFrom = idOf(path.filter((s) => s < beforeSeq).at(-1) as number);
     const { client, statements } = loggingClient(env.DATABASE_URL);
     try {
-      const deep = await getSessionReviewPage({ sessionId, beforeSeq, limit, pathFrom, client });
+      const deep = await getSessionReviewPage({ sessionId, beforeSeq, limit, pathFrom }, { tx: client });
       expect(deep.messages).toHaveLength(limit);
       const seqs = deep.messages.map((m) => m.seq);
       const inPage = new Set(seqs);
@@ -281,7 +281,7 @@ describe(`admin session review: the cost of a page (${kind})`, () => {
       // Without `pathFrom` a deep page walks from the active leaf: one statement still, its rows the path's length
       // from the leaf down to the page (the documented cost of a direct API call).
       statements.length = 0;
-      const fromLeaf = await getSessionReviewPage({ sessionId, beforeSeq, limit, client });
+      const fromLeaf = await getSessionReviewPage({ sessionId, beforeSeq, limit }, { tx: client });
       expect(marks(fromLeaf.messages)).toEqual(marks(deep.messages));
       const walks = statements.filter((s) => /WITH RECURSIVE/i.test(s.query));
       expect(walks).toHaveLength(1);

@@ -94,7 +94,7 @@ async function requireKeyUser(req: Request): Promise<ApiKeyUser> {
       "Send an API key as `Authorization: Bearer <key>` (create one in Settings → API keys).",
     );
   }
-  const user = await authenticateApiKey(key);
+  const user = await authenticateApiKey({ key });
   if (!user) throw new AppError("unauthorized", "This API key is not valid (it may have been revoked).");
   return user;
 }

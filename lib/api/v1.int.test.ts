@@ -75,10 +75,10 @@ describe("API keys", () => {
       { id: created.id, name: "script", prefix: created.prefix, createdAt: row.createdAt, lastUsedAt: null },
     ]);
 
-    expect(await authenticateApiKey(created.key)).toMatchObject({ id: userId });
-    expect(await authenticateApiKey(`${created.key}x`)).toBeNull();
+    expect(await authenticateApiKey({ key: created.key })).toMatchObject({ id: userId });
+    expect(await authenticateApiKey({ key: `${created.key}x` })).toBeNull();
     await revokeApiKeyForUser({ userId, keyId: created.id });
-    expect(await authenticateApiKey(created.key)).toBeNull();
+    expect(await authenticateApiKey({ key: created.key })).toBeNull();
     expect(await listApiKeysByUserId({ userId })).toEqual([]);
   });
 
@@ -90,18 +90,18 @@ describe("API keys", () => {
       code: "not_found",
       status: 404,
     });
-    expect(await authenticateApiKey(key)).toMatchObject({ id: owner });
+    expect(await authenticateApiKey({ key })).toMatchObject({ id: owner });
   });
 
   it("writes lastUsedAt at most once a minute", async () => {
     const userId = await newUser();
     const { id, key } = await createApiKey({ userId, name: "busy" });
     const t0 = new Date("2030-01-01T00:00:00Z");
-    await authenticateApiKey(key, t0);
-    await authenticateApiKey(key, new Date(t0.getTime() + 30_000));
+    await authenticateApiKey({ key, now: t0 });
+    await authenticateApiKey({ key, now: new Date(t0.getTime() + 30_000) });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt).toEqual(t0);
     const later = new Date(t0.getTime() + LAST_USED_RESOLUTION_MS + 1);
-    await authenticateApiKey(key, later);
+    await authenticateApiKey({ key, now: later });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt).toEqual(later);
   });
 
@@ -110,16 +110,16 @@ describe("API keys", () => {
     const userId = await newUser();
     const a = await createApiKey({ userId, name: "a" });
     const b = await createApiKey({ userId, name: "b" });
-    expect((await countApiKeysByUserIds([userId])).get(userId)).toBe(2);
+    expect((await countApiKeysByUserIds({ userIds: [userId] })).get(userId)).toBe(2);
     const email = (await db.user.findUniqueOrThrow({ where: { id: userId } })).email;
     const { users } = await listUsersForAdmin({ q: email, limit: 10 });
     expect(users).toEqual([expect.objectContaining({ id: userId, apiKeyCount: 2 })]);
 
     const { revoked } = await revokeUserApiKeysForAdmin({ actorId: admin, userId });
     expect(revoked).toBe(2);
-    expect(await authenticateApiKey(a.key)).toBeNull();
-    expect(await authenticateApiKey(b.key)).toBeNull();
-    expect((await countApiKeysByUserIds([userId])).get(userId)).toBeUndefined();
+    expect(await authenticateApiKey({ key: a.key })).toBeNull();
+    expect(await authenticateApiKey({ key: b.key })).toBeNull();
+    expect((await countApiKeysByUserIds({ userIds: [userId] })).get(userId)).toBeUndefined();
     const audit = await db.auditLog.findFirstOrThrow({
       where: { action: "user.revoke_api_keys", targetId: userId },
     });
@@ -128,7 +128,7 @@ describe("API keys", () => {
 
     const c = await createApiKey({ userId, name: "c" });
     await db.user.update({ where: { id: userId }, data: { disabledAt: new Date() } });
-    expect(await authenticateApiKey(c.key)).toBeNull();
+    expect(await authenticateApiKey({ key: c.key })).toBeNull();
   });
 });
 

@@ -104,7 +104,7 @@ describe("POST /api/me/password", () => {
     expect(await requestAs(phone)).toBeNull();
     expect(await requestAs(laptop)).toBeNull(); // the old copy of this browser's cookie too
     expect(await requestAs(reissued)).toBe(user.id);
-    expect((await authenticateApiKey(key.key))?.id).toBe(user.id);
+    expect((await authenticateApiKey({ key: key.key }))?.id).toBe(user.id);
 
     const after = await stored(user);
     expect(after.tokenVersion).toBe(user.tokenVersion + 1);
@@ -125,8 +125,8 @@ describe("POST /api/me/password", () => {
     const res = await changePassword(laptop, { currentPassword: OLD, newPassword: NEW, revokeApiKeys: true });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ revokedApiKeys: 2 });
-    for (const key of keys) expect(await authenticateApiKey(key.key)).toBeNull();
-    expect((await authenticateApiKey(othersKey.key))?.id).toBe(other.id);
+    for (const key of keys) expect(await authenticateApiKey({ key: key.key })).toBeNull();
+    expect((await authenticateApiKey({ key: othersKey.key }))?.id).toBe(other.id);
     expect(await requestAs(cookieValue(res))).toBe(user.id);
   });
 
@@ -149,7 +149,7 @@ describe("POST /api/me/password", () => {
     expect(await stored(user)).toEqual(before);
     expect(await requestAs(laptop)).toBe(user.id);
     expect(await requestAs(phone)).toBe(user.id);
-    expect((await authenticateApiKey(key.key))?.id).toBe(user.id);
+    expect((await authenticateApiKey({ key: key.key }))?.id).toBe(user.id);
   });
 
   it("a too short new password is a 422 and changes nothing", async () => {

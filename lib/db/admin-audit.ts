@@ -17,14 +17,17 @@ export interface AuditEntry {
 }
 
 /** Newest first, keyset-paginated (lib/db/cursor.ts) on (createdAt, id) over the AuditLog(createdAt) index. */
-export async function listAuditEntries({
-  cursor,
-  limit,
-}: {
-  cursor?: Cursor;
-  limit: number;
-}): Promise<{ entries: AuditEntry[]; nextCursor: Cursor | null }> {
-  const rows = await db.auditLog.findMany({
+export async function listAuditEntries(
+  {
+    cursor,
+    limit,
+  }: {
+    cursor?: Cursor;
+    limit: number;
+  },
+  { tx = db }: TxOption = {},
+): Promise<{ entries: AuditEntry[]; nextCursor: Cursor | null }> {
+  const rows = await tx.auditLog.findMany({
     ...keysetArgs({ key: "createdAt", cursor, limit }),
     select: {
       id: true,

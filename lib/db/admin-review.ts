@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { type AdminMessage, type AdminSession, adminSessionSelect } from "./admin";
-import { type Db, db } from "./client";
+import { db, type Tx, type TxOption } from "./client";
 import { keysetPage } from "./cursor";
 import { readParts } from "./parts";
 import { messageSelect } from "./sessions";
@@ -58,21 +58,22 @@ const reviewSessionSelect = {
  * One page of a session's history — every branch, newest page first, ascending within the page — with each
  * message's place in the tree, the stored snapshot row and the session's memory settings and start boundary.
  * `beforeSeq` pages back; `pathFrom` is the previous page's `pathNext` (undefined: start at the active leaf; null:
- * the active path ended on a newer page). `client` lets a test count the statements.
+ * the active path ended on a newer page). A test passes its own client as `tx` to count the statements.
  */
-export async function getSessionReviewPage({
-  sessionId,
-  beforeSeq,
-  limit,
-  pathFrom,
-  client = db,
-}: {
-  sessionId: string;
-  beforeSeq?: number;
-  limit: number;
-  pathFrom?: string | null;
-  client?: Db;
-}) {
+export async function getSessionReviewPage(
+  {
+    sessionId,
+    beforeSeq,
+    limit,
+    pathFrom,
+  }: {
+    sessionId: string;
+    beforeSeq?: number;
+    limit: number;
+    pathFrom?: string | null;
+  },
+  { tx: client = db }: TxOption = {},
+) {
   const [row, rows, snapshot] = await Promise.all([
     client.chatSession.findUnique({ where: { id: sessionId }, select: reviewSessionSelect }),
     client.chatMessage.findMany({
@@ -150,7 +151,7 @@ export async function getSessionReviewPage({
 
 /** Children counts, parents' seqs and the active path for the messages of one page (see the cost note above). */
 async function treeOfPage(
-  client: Db,
+  client: Tx,
   {
     sessionId,
     page,
@@ -207,7 +208,7 @@ async function treeOfPage(
  * than its parent), so the walk ends even on damaged links.
  */
 async function activePathFrom(
-  client: Db,
+  client: Tx,
   { sessionId, start, minSeq }: { sessionId: string; start: string; minSeq: number },
 ) {
   const rows = await client.$queryRaw<{ id: string; seq: number | bigint }[]>`

@@ -2,7 +2,7 @@ import "server-only";
 import { env } from "@/lib/env";
 import type { MemoryItem } from "@/lib/memory";
 import type { MessageRole, MessageStatus } from "@/lib/types";
-import { databaseKind, db, type Prisma } from "./client";
+import { databaseKind, db, type Prisma, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { unsafeDeleteSessionById } from "./sessions";
 import { getTurnContextByMessageId } from "./turn-contexts";
@@ -70,16 +70,19 @@ export function adminSessionsPageArgs({ q, cursor, limit }: { q?: string; cursor
 }
 
 /** Every user's sessions, most recently active first, one page at a time; `q` matches title or owner email. */
-export async function listSessionsForAdmin({
-  q,
-  cursor,
-  limit,
-}: {
-  q?: string;
-  cursor?: Cursor;
-  limit: number;
-}): Promise<{ sessions: AdminSession[]; nextCursor: Cursor | null }> {
-  const rows = await db.chatSession.findMany(adminSessionsPageArgs({ q, cursor, limit }));
+export async function listSessionsForAdmin(
+  {
+    q,
+    cursor,
+    limit,
+  }: {
+    q?: string;
+    cursor?: Cursor;
+    limit: number;
+  },
+  { tx = db }: TxOption = {},
+): Promise<{ sessions: AdminSession[]; nextCursor: Cursor | null }> {
+  const rows = await tx.chatSession.findMany(adminSessionsPageArgs({ q, cursor, limit }));
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
   return { sessions: page.map(toAdminSession), nextCursor };
 }
@@ -100,14 +103,11 @@ export interface AdminMessage {
 }
 
 /** What one turn sent to the model, in any user's session. */
-export async function getTurnContextForAdmin({
-  sessionId,
-  messageId,
-}: {
-  sessionId: string;
-  messageId: string;
-}) {
-  return getTurnContextByMessageId({ sessionId, messageId, userId: null });
+export async function getTurnContextForAdmin(
+  { sessionId, messageId }: { sessionId: string; messageId: string },
+  { tx }: TxOption = {},
+) {
+  return getTurnContextByMessageId({ sessionId, messageId, userId: null }, { tx });
 }
 
 /** Deletes any user's session with everything derived from it; the receipt and audit entry name the admin. */
@@ -133,26 +133,29 @@ export interface AdminOverview {
  * Dashboard counts. Messages are summed from ChatSession.lastSeq (one row per session, not per message); each
  * day's count is a range count on the ChatMessage(createdAt) index, so no query reads the message table whole.
  */
-export async function getAdminOverview({
-  now = new Date(),
-  days = 14,
-}: {
-  now?: Date;
-  days?: number;
-} = {}): Promise<AdminOverview> {
+export async function getAdminOverview(
+  {
+    now = new Date(),
+    days = 14,
+  }: {
+    now?: Date;
+    days?: number;
+  } = {},
+  { tx = db }: TxOption = {},
+): Promise<AdminOverview> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const starts = Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * DAY_MS));
   const [[users, admins, disabledUsers, sessions, sum], counts] = await Promise.all([
     Promise.all([
-      db.user.count(),
-      db.user.count({ where: { role: "ADMIN", disabledAt: null } }),
-      db.user.count({ where: { disabledAt: { not: null } } }),
-      db.chatSession.count(),
-      db.chatSession.aggregate({ _sum: { lastSeq: true } }),
+      tx.user.count(),
+      tx.user.count({ where: { role: "ADMIN", disabledAt: null } }),
+      tx.user.count({ where: { disabledAt: { not: null } } }),
+      tx.chatSession.count(),
+      tx.chatSession.aggregate({ _sum: { lastSeq: true } }),
     ]),
     Promise.all(
       starts.map((start) =>
-        db.chatMessage.count({
+        tx.chatMessage.count({
           where: { createdAt: { gte: start, lt: new Date(start.getTime() + DAY_MS) } },
         }),
       ),

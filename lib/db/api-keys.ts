@@ -2,7 +2,8 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/types";
-import { db } from "./client";
+import { db, type TxOption } from "./client";
+import { inTx } from "./transaction";
 
 // API keys for the OpenAI-compatible /v1 API (docs/decisions/013-api-keys.md). A key is `rk_` + 32 random bytes
 // (base64url); only its SHA-256 is stored — a fast hash is right for a secret with 256 bits of entropy, which no
@@ -37,9 +38,12 @@ export function hashApiKey(key: string): string {
 const notFound = () => new AppError("not_found", "This API key does not exist or is not yours.");
 
 /** A new key for the user; the returned `key` is the only copy there will ever be. */
-export async function createApiKey({ userId, name }: { userId: string; name: string }) {
+export async function createApiKey(
+  { userId, name }: { userId: string; name: string },
+  { tx = db }: TxOption = {},
+) {
   const key = `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
-  const row = await db.apiKey.create({
+  const row = await tx.apiKey.create({
     data: { userId, name, prefix: key.slice(0, PREFIX_CHARS), keyHash: hashApiKey(key) },
     select: { id: true, name: true, prefix: true },
   });
@@ -47,8 +51,11 @@ export async function createApiKey({ userId, name }: { userId: string; name: str
 }
 
 /** The user's keys that still work, newest first. */
-export async function listApiKeysByUserId({ userId }: { userId: string }): Promise<ApiKeyView[]> {
-  return db.apiKey.findMany({
+export async function listApiKeysByUserId(
+  { userId }: { userId: string },
+  { tx = db }: TxOption = {},
+): Promise<ApiKeyView[]> {
+  return tx.apiKey.findMany({
     where: { userId, revokedAt: null },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: apiKeySelect,
@@ -56,8 +63,11 @@ export async function listApiKeysByUserId({ userId }: { userId: string }): Promi
 }
 
 /** Revokes one of the user's keys; another user's (or an already revoked) key is a 404. */
-export async function revokeApiKeyForUser({ userId, keyId }: { userId: string; keyId: string }) {
-  const { count } = await db.apiKey.updateMany({
+export async function revokeApiKeyForUser(
+  { userId, keyId }: { userId: string; keyId: string },
+  { tx = db }: TxOption = {},
+) {
+  const { count } = await tx.apiKey.updateMany({
     where: { id: keyId, userId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
@@ -75,9 +85,12 @@ export interface ApiKeyUser {
  * The enabled user a key belongs to, or null when the key is unknown, revoked or its user disabled. Records the
  * use, at most once a minute per key (a conditional update: concurrent requests write at most once).
  */
-export async function authenticateApiKey(key: string, now = new Date()): Promise<ApiKeyUser | null> {
+export async function authenticateApiKey(
+  { key, now = new Date() }: { key: string; now?: Date },
+  { tx = db }: TxOption = {},
+): Promise<ApiKeyUser | null> {
   if (!key.startsWith(KEY_PREFIX)) return null;
-  const row = await db.apiKey.findUnique({
+  const row = await tx.apiKey.findUnique({
     where: { keyHash: hashApiKey(key) },
     select: {
       id: true,
@@ -89,7 +102,7 @@ export async function authenticateApiKey(key: string, now = new Date()): Promise
   if (!row || row.revokedAt || row.user.disabledAt) return null;
   const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   if (!row.lastUsedAt || row.lastUsedAt < stale) {
-    await db.apiKey.updateMany({
+    await tx.apiKey.updateMany({
       where: { id: row.id, revokedAt: null, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] },
       data: { lastUsedAt: now },
     });
@@ -99,9 +112,12 @@ export async function authenticateApiKey(key: string, now = new Date()): Promise
 }
 
 /** Working keys per user, for the admin user list (one grouped query for a page of users). */
-export async function countApiKeysByUserIds(userIds: string[]): Promise<Map<string, number>> {
+export async function countApiKeysByUserIds(
+  { userIds }: { userIds: string[] },
+  { tx = db }: TxOption = {},
+): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db.apiKey.groupBy({
+  const rows = await tx.apiKey.groupBy({
     by: ["userId"],
     where: { userId: { in: userIds }, revokedAt: null },
     _count: { _all: true },
@@ -110,8 +126,11 @@ export async function countApiKeysByUserIds(userIds: string[]): Promise<Map<stri
 }
 
 /** An administrator revokes every working key of a user; one audit entry with the count (never a key). */
-export async function revokeUserApiKeysForAdmin({ actorId, userId }: { actorId: string; userId: string }) {
-  return db.$transaction(async (tx) => {
+export async function revokeUserApiKeysForAdmin(
+  { actorId, userId }: { actorId: string; userId: string },
+  { tx }: TxOption = {},
+) {
+  return inTx({ tx }, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) throw new AppError("not_found", "This user does not exist (they may have been deleted).");
     const { count } = await tx.apiKey.updateMany({

@@ -1,6 +1,7 @@
 import "server-only";
 import { checkpointed } from "./checkpoint";
 import { db, type TxOption } from "./client";
+import { withTransaction } from "./transaction";
 
 // Attachment rows and their database storage (AttachmentBlob). Every query a user can reach names the
 // user; the few without one are marked `unsafe` (the upload's own compensation, the unsent-cleanup, blobs by id
@@ -32,16 +33,19 @@ export interface AttachmentRow {
   createdAt: Date;
 }
 
-export async function createAttachment(data: {
-  userId: string;
-  kind: AttachmentKind;
-  name: string;
-  mime: string;
-  bytes: number;
-  width?: number;
-  height?: number;
-}): Promise<AttachmentRow> {
-  return db.attachment.create({ data, select: attachmentSelect });
+export async function createAttachment(
+  data: {
+    userId: string;
+    kind: AttachmentKind;
+    name: string;
+    mime: string;
+    bytes: number;
+    width?: number;
+    height?: number;
+  },
+  { tx = db }: TxOption = {},
+): Promise<AttachmentRow> {
+  return tx.attachment.create({ data, select: attachmentSelect });
 }
 
 /** Removes a row whose bytes could not be stored (the upload's compensation). */
@@ -51,16 +55,19 @@ export async function unsafeDeleteAttachmentById({ id }: { id: string }) {
 }
 
 /** An attachment its owner may read, or (with `admin`) anyone's; null for everyone else. */
-export async function getAttachmentForReader({
-  id,
-  userId,
-  admin,
-}: {
-  id: string;
-  userId: string;
-  admin: boolean;
-}): Promise<AttachmentRow | null> {
-  return db.attachment.findFirst({ where: admin ? { id } : { id, userId }, select: attachmentSelect });
+export async function getAttachmentForReader(
+  {
+    id,
+    userId,
+    admin,
+  }: {
+    id: string;
+    userId: string;
+    admin: boolean;
+  },
+  { tx = db }: TxOption = {},
+): Promise<AttachmentRow | null> {
+  return tx.attachment.findFirst({ where: admin ? { id } : { id, userId }, select: attachmentSelect });
 }
 
 /** Removes one of the user's uploads that was never sent. False when there is no such upload. */
@@ -69,13 +76,19 @@ export async function deleteUnsentAttachmentForUser({ id, userId }: { id: string
   return checkpointed(count === 1);
 }
 
-export async function countUnsentAttachmentsForUser({ userId }: { userId: string }) {
-  return db.attachment.count({ where: { userId, messageId: null } });
+export async function countUnsentAttachmentsForUser(
+  { userId }: { userId: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.attachment.count({ where: { userId, messageId: null } });
 }
 
 /** Uploads the user made since `since` (sent or not; deleted ones are gone). */
-export async function countAttachmentsSinceForUser({ userId, since }: { userId: string; since: Date }) {
-  return db.attachment.count({ where: { userId, createdAt: { gt: since } } });
+export async function countAttachmentsSinceForUser(
+  { userId, since }: { userId: string; since: Date },
+  { tx = db }: TxOption = {},
+) {
+  return tx.attachment.count({ where: { userId, createdAt: { gt: since } } });
 }
 
 /**
@@ -107,20 +120,23 @@ export async function setMessageParts(
 }
 
 /** The user's attachments among `ids` (metadata only). */
-export async function getAttachmentsForUser({
-  userId,
-  ids,
-}: {
-  userId: string;
-  ids: string[];
-}): Promise<AttachmentRow[]> {
+export async function getAttachmentsForUser(
+  {
+    userId,
+    ids,
+  }: {
+    userId: string;
+    ids: string[];
+  },
+  { tx = db }: TxOption = {},
+): Promise<AttachmentRow[]> {
   if (ids.length === 0) return [];
-  return db.attachment.findMany({ where: { id: { in: ids }, userId }, select: attachmentSelect });
+  return tx.attachment.findMany({ where: { id: { in: ids }, userId }, select: attachmentSelect });
 }
 
 /** Deletes every upload that was never sent and is older than `before`; the bytes go with them (cascade). */
 export async function unsafeDeleteUnsentAttachmentsBefore({ before }: { before: Date }) {
-  const result = await db.$transaction(async (tx) => {
+  const result = await withTransaction(async (tx) => {
     const where = { messageId: null, createdAt: { lt: before } };
     const found = await tx.attachment.aggregate({ where, _count: true, _sum: { bytes: true } });
     if (found._count === 0) return { Attachment: 0, AttachmentBytes: 0 };
@@ -135,16 +151,19 @@ export async function unsafeDeleteUnsentAttachmentsBefore({ before }: { before: 
 /** Bytes as Prisma's Bytes fields take them. */
 const bytesOf = (data: Uint8Array) => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 
-export async function putAttachmentBlob({
-  attachmentId,
-  data,
-  thumbnail,
-}: {
-  attachmentId: string;
-  data: Uint8Array;
-  thumbnail: Uint8Array | null;
-}) {
-  await db.attachmentBlob.create({
+export async function putAttachmentBlob(
+  {
+    attachmentId,
+    data,
+    thumbnail,
+  }: {
+    attachmentId: string;
+    data: Uint8Array;
+    thumbnail: Uint8Array | null;
+  },
+  { tx = db }: TxOption = {},
+) {
+  await tx.attachmentBlob.create({
     data: {
       attachmentId,
       data: bytesOf(data) as Uint8Array<ArrayBuffer>,
@@ -165,11 +184,17 @@ export async function getAttachmentBlobData(
   return row?.data ?? null;
 }
 
-export async function getAttachmentBlobThumbnail({ attachmentId }: { attachmentId: string }) {
-  const row = await db.attachmentBlob.findUnique({ where: { attachmentId }, select: { thumbnail: true } });
+export async function getAttachmentBlobThumbnail(
+  { attachmentId }: { attachmentId: string },
+  { tx = db }: TxOption = {},
+) {
+  const row = await tx.attachmentBlob.findUnique({ where: { attachmentId }, select: { thumbnail: true } });
   return row?.thumbnail ?? null;
 }
 
-export async function deleteAttachmentBlob({ attachmentId }: { attachmentId: string }) {
-  await db.attachmentBlob.deleteMany({ where: { attachmentId } });
+export async function deleteAttachmentBlob(
+  { attachmentId }: { attachmentId: string },
+  { tx = db }: TxOption = {},
+) {
+  await tx.attachmentBlob.deleteMany({ where: { attachmentId } });
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { decodeCursor, encodeCursor, keysetArgs, keysetPage } from "./cursor";
+import {
+  decodeCursor,
+  decodeKeyCursor,
+  decodeOffsetCursor,
+  encodeCursor,
+  encodeKeyCursor,
+  encodeOffsetCursor,
+  keysetArgs,
+  keysetPage,
+} from "./cursor";
 
 describe("keyset pagination", () => {
   const at = new Date("2025-01-02T03:04:05.678Z");
@@ -45,5 +54,26 @@ describe("keyset pagination", () => {
     expect(() => decodeCursor(Buffer.from('["not a date","x"]').toString("base64url"))).toThrow(
       /cursor is not valid/,
     );
+  });
+
+  it("has one format for every list: the position's values as a base64url JSON array", () => {
+    const values = (raw: string) => JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    expect(values(encodeCursor({ at, id: "abc" }) ?? "")).toEqual([at.toISOString(), "abc"]);
+    expect(values(encodeKeyCursor("a@example.test"))).toEqual(["a@example.test"]);
+    expect(values(encodeOffsetCursor(40))).toEqual([40]);
+    expect(decodeKeyCursor(encodeKeyCursor("a@example.test"))).toBe("a@example.test");
+    expect(decodeKeyCursor(undefined)).toBeUndefined();
+    expect(decodeOffsetCursor(encodeOffsetCursor(40), 1000)).toBe(40);
+    expect(decodeOffsetCursor(null, 1000)).toBe(0);
+  });
+
+  it("refuses a cursor of another list, of the old search format, past its bound or holding a NUL", () => {
+    const raw = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    expect(() => decodeOffsetCursor(raw({ o: 20 }), 1000)).toThrow(/start the search again/);
+    expect(() => decodeOffsetCursor(encodeOffsetCursor(1020), 1000)).toThrow(AppError);
+    expect(() => decodeOffsetCursor(encodeKeyCursor("x"), 1000)).toThrow(AppError);
+    expect(() => decodeKeyCursor(encodeOffsetCursor(3))).toThrow(/cursor is not valid/);
+    expect(() => decodeKeyCursor(raw(["a\u0000b"]))).toThrow(AppError);
+    expect(() => decodeCursor(raw([at.toISOString(), "x\u0000"]))).toThrow(AppError);
   });
 });

@@ -1,8 +1,9 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
-import { db } from "./client";
+import { db, type TxOption } from "./client";
 import { isUniqueViolation } from "./errors";
+import { inTx } from "./transaction";
 import { type SafeUser, userSelect } from "./users";
 
 // Invite codes for REGISTRATION=invite. Only a code's SHA-256 is stored; the code itself is shown once.
@@ -17,15 +18,18 @@ export interface InviteView {
   createdBy: string | null;
 }
 
-export async function createInvite({
-  actorId,
-  validDays,
-}: {
-  actorId: string;
-  validDays: number;
-}): Promise<{ code: string; invite: InviteView }> {
+export async function createInvite(
+  {
+    actorId,
+    validDays,
+  }: {
+    actorId: string;
+    validDays: number;
+  },
+  { tx = db }: TxOption = {},
+): Promise<{ code: string; invite: InviteView }> {
   const code = randomBytes(12).toString("base64url");
-  const row = await db.inviteCode.create({
+  const row = await tx.inviteCode.create({
     data: {
       codeHash: hashInviteCode(code),
       createdById: actorId,
@@ -42,8 +46,11 @@ export async function createInvite({
   return { code, invite: { ...row, createdBy: row.createdBy?.email ?? null } };
 }
 
-export async function listInvites({ limit = 50 }: { limit?: number } = {}): Promise<InviteView[]> {
-  const rows = await db.inviteCode.findMany({
+export async function listInvites(
+  { limit = 50 }: { limit?: number } = {},
+  { tx = db }: TxOption = {},
+): Promise<InviteView[]> {
+  const rows = await tx.inviteCode.findMany({
     orderBy: { createdAt: "desc" },
     take: limit,
     select: {
@@ -61,19 +68,22 @@ export async function listInvites({ limit = 50 }: { limit?: number } = {}): Prom
  * Creates the account and spends the invite in one transaction: an unknown, used or expired code creates
  * nothing (403 invalid_invite), and two sign-ups racing for one code cannot both succeed.
  */
-export async function createUserWithInvite({
-  code,
-  email,
-  name,
-  passwordHash,
-}: {
-  code: string;
-  email: string;
-  name: string;
-  passwordHash: string;
-}): Promise<SafeUser> {
+export async function createUserWithInvite(
+  {
+    code,
+    email,
+    name,
+    passwordHash,
+  }: {
+    code: string;
+    email: string;
+    name: string;
+    passwordHash: string;
+  },
+  { tx }: TxOption = {},
+): Promise<SafeUser> {
   try {
-    return await db.$transaction(async (tx) => {
+    return await inTx({ tx }, async (tx) => {
       const now = new Date();
       const claimed = await tx.inviteCode.updateMany({
         where: { codeHash: hashInviteCode(code), usedAt: null, expiresAt: { gt: now } },

@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { db, type Prisma, type Tx } from "./client";
+import { db, type Prisma, type Tx, type TxOption } from "./client";
 import { isUniqueViolation } from "./errors";
+import { inTx } from "./transaction";
 
 // MCP servers configured by admins and the per-conversation switches. Secrets arrive and leave sealed
 // (lib/mcp/servers.ts seals and opens them); audit entries hold ids, counts and field names only.
@@ -35,8 +36,6 @@ export interface McpServerData {
   maxResultChars: number;
 }
 
-type Opts = { tx?: Tx | undefined };
-
 const nameTaken = (name: string, cause: unknown) =>
   new AppError("conflict", `A tool server named ${name} already exists.`, {
     cause,
@@ -47,27 +46,30 @@ const notFound = () => new AppError("not_found", "There is no such tool server."
 
 export async function listMcpServers(
   _args: Record<string, never> = {},
-  { tx }: Opts = {},
+  { tx }: TxOption = {},
 ): Promise<McpServerRow[]> {
   return (tx ?? db).mcpServer.findMany({ orderBy: { name: "asc" } });
 }
 
 export async function getMcpServerById(
   { id }: { id: string },
-  { tx }: Opts = {},
+  { tx }: TxOption = {},
 ): Promise<McpServerRow | null> {
   return (tx ?? db).mcpServer.findUnique({ where: { id } });
 }
 
-export async function createMcpServer({
-  actorId,
-  data,
-}: {
-  actorId: string;
-  data: McpServerData;
-}): Promise<McpServerRow> {
+export async function createMcpServer(
+  {
+    actorId,
+    data,
+  }: {
+    actorId: string;
+    data: McpServerData;
+  },
+  { tx }: TxOption = {},
+): Promise<McpServerRow> {
   try {
-    return await db.$transaction(async (tx) => {
+    return await inTx({ tx }, async (tx) => {
       const row = await tx.mcpServer.create({ data });
       await tx.auditLog.create({
         data: {
@@ -89,20 +91,23 @@ export async function createMcpServer({
   }
 }
 
-export async function updateMcpServer({
-  actorId,
-  id,
-  data,
-  fields,
-}: {
-  actorId: string;
-  id: string;
-  data: McpServerData;
-  /** The names of the fields the admin changed (the audit's details). */
-  fields: string[];
-}): Promise<McpServerRow> {
+export async function updateMcpServer(
+  {
+    actorId,
+    id,
+    data,
+    fields,
+  }: {
+    actorId: string;
+    id: string;
+    data: McpServerData;
+    /** The names of the fields the admin changed (the audit's details). */
+    fields: string[];
+  },
+  { tx }: TxOption = {},
+): Promise<McpServerRow> {
   try {
-    return await db.$transaction(async (tx) => {
+    return await inTx({ tx }, async (tx) => {
       const { count } = await tx.mcpServer.updateMany({ where: { id }, data });
       if (count === 0) throw notFound();
       await tx.auditLog.create({
@@ -122,8 +127,11 @@ export async function updateMcpServer({
   }
 }
 
-export async function deleteMcpServer({ actorId, id }: { actorId: string; id: string }): Promise<void> {
-  await db.$transaction(async (tx) => {
+export async function deleteMcpServer(
+  { actorId, id }: { actorId: string; id: string },
+  { tx }: TxOption = {},
+): Promise<void> {
+  await inTx({ tx }, async (tx) => {
     const { count } = await tx.mcpServer.deleteMany({ where: { id } });
     if (count === 0) throw notFound();
     await tx.auditLog.create({
@@ -142,7 +150,7 @@ const switchesOf = (v: Prisma.JsonValue | null): McpSwitches =>
 /** The conversation's switches, or null when it is not the user's (the caller answers 404). */
 export async function getSessionMcpSwitches(
   { sessionId, userId }: { sessionId: string; userId: string },
-  { tx }: Opts = {},
+  { tx }: TxOption = {},
 ): Promise<McpSwitches | null> {
   const row = await (tx ?? db).chatSession.findFirst({
     where: { id: sessionId, userId },
@@ -154,7 +162,7 @@ export async function getSessionMcpSwitches(
 /** Merges `switches` into the conversation's; null when it is not the user's. */
 export async function updateSessionMcpSwitches(
   { sessionId, userId, switches }: { sessionId: string; userId: string; switches: McpSwitches },
-  { tx }: Opts = {},
+  { tx }: TxOption = {},
 ): Promise<McpSwitches | null> {
   const run = async (t: Tx) => {
     const current = await getSessionMcpSwitches({ sessionId, userId }, { tx: t });
@@ -163,5 +171,5 @@ export async function updateSessionMcpSwitches(
     await t.chatSession.updateMany({ where: { id: sessionId, userId }, data: { mcpSwitches: next } });
     return next;
   };
-  return tx ? run(tx) : db.$transaction(run);
+  return inTx({ tx }, run);
 }

@@ -151,19 +151,22 @@ export interface ManagedFact {
  * The user's facts, most recently changed first, keyset-paginated on (updatedAt, id). Active ones only unless
  * `includeSuperseded`.
  */
-export async function listFactsByUserId({
-  userId,
-  cursor,
-  limit,
-  includeSuperseded = false,
-}: {
-  userId: string;
-  cursor?: Cursor;
-  limit: number;
-  includeSuperseded?: boolean;
-}): Promise<{ facts: ManagedFact[]; nextCursor: Cursor | null }> {
+export async function listFactsByUserId(
+  {
+    userId,
+    cursor,
+    limit,
+    includeSuperseded = false,
+  }: {
+    userId: string;
+    cursor?: Cursor;
+    limit: number;
+    includeSuperseded?: boolean;
+  },
+  { tx = db }: TxOption = {},
+): Promise<{ facts: ManagedFact[]; nextCursor: Cursor | null }> {
   const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
-  const rows = await db.memoryFact.findMany({
+  const rows = await tx.memoryFact.findMany({
     ...args,
     where: { userId, ...(includeSuperseded ? {} : { supersededById: null }), ...where },
     select: { ...factSelect, sourceSession: { select: { title: true } } },
@@ -178,16 +181,19 @@ export async function listFactsByUserId({
 }
 
 /** Changes the text of one of the user's facts (its source stays); someone else's fact is a 404. */
-export async function updateFactTextForUser({
-  userId,
-  factId,
-  text,
-}: {
-  userId: string;
-  factId: string;
-  text: string;
-}) {
-  const [row] = await db.memoryFact.updateManyAndReturn({
+export async function updateFactTextForUser(
+  {
+    userId,
+    factId,
+    text,
+  }: {
+    userId: string;
+    factId: string;
+    text: string;
+  },
+  { tx = db }: TxOption = {},
+) {
+  const [row] = await tx.memoryFact.updateManyAndReturn({
     where: { id: factId, userId },
     data: { text, updatedAt: new Date() },
     select: factSelect,
@@ -226,20 +232,26 @@ export interface UserSettings {
   longTermMemory: boolean;
 }
 
-export async function getUserSettings({ userId }: { userId: string }): Promise<UserSettings> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } });
+export async function getUserSettings(
+  { userId }: { userId: string },
+  { tx = db }: TxOption = {},
+): Promise<UserSettings> {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } });
   if (!user) throw new AppError("not_found", "This account does not exist any more.");
   return user;
 }
 
-export async function updateUserSettings({
-  userId,
-  settings,
-}: {
-  userId: string;
-  settings: Partial<UserSettings>;
-}): Promise<UserSettings> {
-  const [user] = await db.user.updateManyAndReturn({
+export async function updateUserSettings(
+  {
+    userId,
+    settings,
+  }: {
+    userId: string;
+    settings: Partial<UserSettings>;
+  },
+  { tx = db }: TxOption = {},
+): Promise<UserSettings> {
+  const [user] = await tx.user.updateManyAndReturn({
     where: { id: userId },
     data: settings,
     select: { longTermMemory: true },
@@ -249,9 +261,12 @@ export async function updateUserSettings({
 }
 
 /** Stored facts per user (active and replaced), for the admin user list: one grouped query for a page of users. */
-export async function countFactsByUserIds(userIds: string[]): Promise<Map<string, number>> {
+export async function countFactsByUserIds(
+  { userIds }: { userIds: string[] },
+  { tx = db }: TxOption = {},
+): Promise<Map<string, number>> {
   if (userIds.length === 0) return new Map();
-  const rows = await db.memoryFact.groupBy({
+  const rows = await tx.memoryFact.groupBy({
     by: ["userId"],
     where: { userId: { in: userIds } },
     _count: { _all: true },

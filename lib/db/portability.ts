@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import { type AttachmentKind, type AttachmentRow, attachmentSelect } from "./attachments";
 import { checkpointed } from "./checkpoint";
-import { db, type Tx } from "./client";
+import { db, type Tx, type TxOption } from "./client";
 import { factSelect } from "./memories";
 import { indexMessages } from "./search";
 import { messageSelect } from "./sessions";
@@ -29,23 +29,29 @@ const exportSessionSelect = {
 } as const;
 
 /** A conversation of `userId` as an export reads it; null when it is missing or someone else's. */
-export async function getSessionForExport({ sessionId, userId }: { sessionId: string; userId: string }) {
-  return db.chatSession.findFirst({ where: { id: sessionId, userId }, select: exportSessionSelect });
+export async function getSessionForExport(
+  { sessionId, userId }: { sessionId: string; userId: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.chatSession.findFirst({ where: { id: sessionId, userId }, select: exportSessionSelect });
 }
 
 /** Up to `limit` messages of the user's conversation after `afterSeq`, by seq (every branch). */
-export async function listMessagesPageForExport({
-  sessionId,
-  userId,
-  afterSeq,
-  limit,
-}: {
-  sessionId: string;
-  userId: string;
-  afterSeq: number;
-  limit: number;
-}) {
-  return db.chatMessage.findMany({
+export async function listMessagesPageForExport(
+  {
+    sessionId,
+    userId,
+    afterSeq,
+    limit,
+  }: {
+    sessionId: string;
+    userId: string;
+    afterSeq: number;
+    limit: number;
+  },
+  { tx = db }: TxOption = {},
+) {
+  return tx.chatMessage.findMany({
     where: { sessionId, session: { userId }, seq: { gt: afterSeq } },
     orderBy: { seq: "asc" },
     take: limit,
@@ -54,8 +60,11 @@ export async function listMessagesPageForExport({
 }
 
 /** The user's attachments on messages of the conversation (metadata only), oldest first. */
-export async function listAttachmentsForExport({ sessionId, userId }: { sessionId: string; userId: string }) {
-  return db.attachment.findMany({
+export async function listAttachmentsForExport(
+  { sessionId, userId }: { sessionId: string; userId: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.attachment.findMany({
     where: { userId, message: { sessionId } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: attachmentSelect,
@@ -63,8 +72,11 @@ export async function listAttachmentsForExport({ sessionId, userId }: { sessionI
 }
 
 /** The ids of every conversation of the user, oldest first. */
-export async function listSessionIdsForExport({ userId }: { userId: string }): Promise<string[]> {
-  const rows = await db.chatSession.findMany({
+export async function listSessionIdsForExport(
+  { userId }: { userId: string },
+  { tx = db }: TxOption = {},
+): Promise<string[]> {
+  const rows = await tx.chatSession.findMany({
     where: { userId },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true },
@@ -73,10 +85,10 @@ export async function listSessionIdsForExport({ userId }: { userId: string }): P
 }
 
 /** The user's long-term memory switch (off for a missing user) and all their facts, superseded ones too. */
-export async function getLongTermMemoryForExport({ userId }: { userId: string }) {
+export async function getLongTermMemoryForExport({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   const [user, facts] = await Promise.all([
-    db.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } }),
-    db.memoryFact.findMany({
+    tx.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } }),
+    tx.memoryFact.findMany({
       where: { userId },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: factSelect,
@@ -88,17 +100,17 @@ export async function getLongTermMemoryForExport({ userId }: { userId: string })
 // ------------------------------------------------------------------------------------------------------ Import
 
 /** How many imports the user made since `since` (from the audit log, so every instance agrees). */
-export async function countImportsSinceForUser({ userId, since }: { userId: string; since: Date }) {
-  return db.auditLog.count({
+export async function countImportsSinceForUser(
+  { userId, since }: { userId: string; since: Date },
+  { tx = db }: TxOption = {},
+) {
+  return tx.auditLog.count({
     where: { actorId: userId, action: IMPORT_AUDIT_ACTION, createdAt: { gt: since } },
   });
 }
 
-/** Runs an import's writes in one interactive transaction. */
-export function inImportTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-  // A large file is many rows; the default 5 s would cut it off.
-  return db.$transaction(work, { maxWait: 10_000, timeout: 120_000 });
-}
+/** An import's writes are one transaction (withTransaction) with these limits: a large file is many rows, which the default 5 s would cut off. */
+export const IMPORT_TRANSACTION = { maxWait: 10_000, timeout: 120_000 } as const;
 
 export interface ImportedSessionRow {
   id: string;
@@ -141,7 +153,6 @@ export type ImportedAttachmentRow = Omit<AttachmentRow, "messageId" | "kind"> & 
  * rows (their files are stored by the caller) and the messages' search index entries.
  */
 export async function insertImportedConversation(
-  tx: Tx,
   {
     userId,
     session,
@@ -153,13 +164,14 @@ export async function insertImportedConversation(
     messages: ImportedMessageRow[];
     attachments: ImportedAttachmentRow[];
   },
+  { tx = db }: TxOption = {},
 ): Promise<void> {
   const { memorySettings, ...sessionRow } = session;
   await tx.chatSession.create({
     data: { ...sessionRow, userId, ...(memorySettings === undefined ? {} : { memorySettings }) },
     select: { id: true },
   });
-  await insertMessageRows(tx, { sessionId: session.id, messages });
+  await insertMessageRows({ sessionId: session.id, messages }, { tx });
   if (attachments.length > 0) {
     await tx.attachment.createMany({ data: attachments.map((a) => ({ ...a, userId })) });
   }
@@ -190,8 +202,8 @@ const MESSAGE_ROWS_PER_INSERT = 500;
  * with offset on SQLite, timestamp(3) on PostgreSQL); `parts` is the same JSON text, and SQL NULL when absent.
  */
 async function insertMessageRows(
-  tx: Tx,
   { sessionId, messages }: { sessionId: string; messages: ImportedMessageRow[] },
+  { tx }: { tx: Tx },
 ) {
   for (let i = 0; i < messages.length; i += MESSAGE_ROWS_PER_INSERT) {
     const rows = messages
@@ -208,7 +220,7 @@ async function insertMessageRows(
 }
 
 /** The user's active facts, to compare imported facts with. */
-export async function listActiveFactsForImport(tx: Tx, { userId }: { userId: string }) {
+export async function listActiveFactsForImport({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   return tx.memoryFact.findMany({
     where: { userId, supersededById: null },
     select: { id: true, text: true, subject: true },
@@ -226,8 +238,8 @@ export interface ImportedFactRow {
 }
 
 export async function insertImportedFacts(
-  tx: Tx,
   { userId, facts }: { userId: string; facts: ImportedFactRow[] },
+  { tx = db }: TxOption = {},
 ) {
   if (facts.length === 0) return;
   await tx.memoryFact.createMany({ data: facts.map((f) => ({ ...f, userId })) });
@@ -235,16 +247,16 @@ export async function insertImportedFacts(
 
 /** Marks the user's facts `ids` as replaced by their fact `supersededById`. */
 export async function supersedeFactsForUser(
-  tx: Tx,
   { userId, ids, supersededById }: { userId: string; ids: string[]; supersededById: string },
+  { tx = db }: TxOption = {},
 ) {
   await tx.memoryFact.updateMany({ where: { userId, id: { in: ids } }, data: { supersededById } });
 }
 
 /** The import's audit entry: counts only, never content. */
 export async function recordImport(
-  tx: Tx,
   { userId, counts }: { userId: string; counts: Record<string, number> },
+  { tx = db }: TxOption = {},
 ) {
   await tx.auditLog.create({
     data: {

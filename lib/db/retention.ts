@@ -2,7 +2,9 @@ import "server-only";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
 import { databaseKind, db } from "./client";
+import { type DeletedRows, noDeletedRows } from "./receipts";
 import { type DeletionReceipt, unsafeDeleteSessionById } from "./sessions";
+import { withTransaction } from "./transaction";
 
 // HISTORY_RETENTION_DAYS: conversations idle longer than that are deleted exactly like a manual delete (cascade,
 // receipt, audit entry), with the system as actor. See docs/decisions/012-retention.md.
@@ -21,8 +23,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // a round, which is harmless: each delete is conditional and a session already gone is skipped.
 const ROUND_TIMEOUT_MS = 30 * 60 * 1000;
 
-type Counts = DeletionReceipt["deleted"];
-
 export interface RetentionRound {
   /** off: no HISTORY_RETENTION_DAYS; skipped: another instance is running a round; done: this one ran it. */
   status: "off" | "skipped" | "done";
@@ -30,7 +30,7 @@ export interface RetentionRound {
   cutoff: Date | null;
   receipts: DeletionReceipt[];
   /** Rows removed per table, summed over the receipts. */
-  deleted: Counts;
+  deleted: DeletedRows;
   /** Idle, but a turn holds a live lease: left for a later round. */
   skippedLive: number;
   /** Deleted by someone else, or used again, between the read and the delete. */
@@ -38,16 +38,6 @@ export interface RetentionRound {
   /** The round stopped at RETENTION_BATCH; more idle sessions may remain. */
   more: boolean;
 }
-
-const noCounts = (): Counts => ({
-  ChatSession: 0,
-  ChatMessage: 0,
-  MemorySnapshot: 0,
-  TurnContext: 0,
-  MemoryFact: 0,
-  Attachment: 0,
-  AttachmentBytes: 0,
-});
 
 /**
  * One retention round: pages through the sessions last updated before now − `days` on the (updatedAt, id)
@@ -67,7 +57,7 @@ export async function runRetentionRound({
     status: "off",
     cutoff: null,
     receipts: [],
-    deleted: noCounts(),
+    deleted: noDeletedRows(),
     skippedLive: 0,
     skippedGone: 0,
     more: false,
@@ -84,7 +74,7 @@ async function oneInstanceAtATime(work: () => Promise<void>): Promise<boolean> {
     await work();
     return true;
   }
-  return db.$transaction(
+  return withTransaction(
     async (tx) => {
       // This transaction only holds the lock while the round works on other connections: idle by design.
       await tx.$executeRaw`SET LOCAL idle_in_transaction_session_timeout = 0`;
@@ -144,7 +134,7 @@ async function deleteIdleSessions({
           onlyIfIdleBefore: cutoff,
         });
         round.receipts.push(receipt);
-        for (const table of Object.keys(round.deleted) as (keyof Counts)[])
+        for (const table of Object.keys(round.deleted) as (keyof DeletedRows)[])
           round.deleted[table] += receipt.deleted[table];
       } catch (e) {
         if (!(isAppError(e) && e.code === "not_found")) throw e;

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
 import {
   ftsQuestionMatch,
   parseQuestion,
@@ -11,6 +10,7 @@ import {
 import { buildSnippet } from "@/lib/search/snippet";
 import { indexTerms, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
 import { databaseKind, db, type Tx, type TxOption } from "./client";
+import { decodeOffsetCursor, encodeOffsetCursor } from "./cursor";
 import { inTx } from "./transaction";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
@@ -164,8 +164,6 @@ export async function indexUnindexedMessages(
 }
 
 export const SEARCH_PAGE_SIZE = 20;
-/** GET /api/search answers with the results (the shape); the next page's cursor travels in this header. */
-export const NEXT_CURSOR_HEADER = "x-next-cursor";
 /** Deepest result a cursor may ask for: ranking is recomputed per page, so pages are bounded. */
 const SEARCH_MAX_OFFSET = 1000;
 export const SEARCH_MAX_QUERY_LENGTH = 200;
@@ -182,19 +180,6 @@ export interface SearchResult {
 export interface SearchPage {
   results: SearchResult[];
   nextCursor: string | null;
-}
-
-function encodeOffset(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
-}
-
-function decodeOffset(cursor: string | null | undefined): number {
-  if (!cursor) return 0;
-  try {
-    const { o } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o: unknown };
-    if (typeof o === "number" && Number.isInteger(o) && o >= 0 && o <= SEARCH_MAX_OFFSET) return o;
-  } catch {}
-  throw new AppError("bad_request", "The cursor is not valid; start the search again.");
 }
 
 type Hit = {
@@ -309,7 +294,7 @@ export async function searchMessagesForUser(
   }: { userId: string; q: string; cursor?: string | null; limit?: number },
   { tx }: TxOption = {},
 ): Promise<SearchPage> {
-  const offset = decodeOffset(cursor);
+  const offset = decodeOffsetCursor(cursor, SEARCH_MAX_OFFSET);
   const ranked = await rankMessagesForUser(
     { userId, q, pool: Math.max(RANK_POOL, offset + limit + 1) },
     { tx },
@@ -325,6 +310,6 @@ export async function searchMessagesForUser(
       snippet: buildSnippet(r.text, marks),
       createdAt: r.createdAt.toISOString(),
     })),
-    nextCursor: ranked.length > next && next <= SEARCH_MAX_OFFSET ? encodeOffset(next) : null,
+    nextCursor: ranked.length > next && next <= SEARCH_MAX_OFFSET ? encodeOffsetCursor(next) : null,
   };
 }

@@ -1,11 +1,12 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
-import { db, type TxOption } from "./client";
+import { db, type Tx, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
+import { countRowsOfSessions, type DeletedRows } from "./receipts";
 import { putSnapshot } from "./snapshots";
-import { withTransaction } from "./transaction";
+import { inTx, withTransaction } from "./transaction";
 import { siblingsOf, walkUp } from "./tree";
 
 const sessionSelect = {
@@ -39,51 +40,63 @@ export const messageSelect = {
 
 const notFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");
 
-export async function createSession({ userId, title }: { userId: string; title: string }) {
-  return db.chatSession.create({ data: { userId, title }, select: sessionSelect });
+export async function createSession(
+  { userId, title }: { userId: string; title: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.chatSession.create({ data: { userId, title }, select: sessionSelect });
 }
 
 /** Newest first, keyset-paginated on (updatedAt, id) so a page costs the same however many sessions exist. */
-export async function listSessionsByUserId({
-  userId,
-  cursor,
-  limit,
-}: {
-  userId: string;
-  cursor?: Cursor;
-  limit: number;
-}) {
+export async function listSessionsByUserId(
+  {
+    userId,
+    cursor,
+    limit,
+  }: {
+    userId: string;
+    cursor?: Cursor;
+    limit: number;
+  },
+  { tx = db }: TxOption = {},
+) {
   const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
-  const rows = await db.chatSession.findMany({ ...args, where: { userId, ...where }, select: sessionSelect });
+  const rows = await tx.chatSession.findMany({ ...args, where: { userId, ...where }, select: sessionSelect });
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
   return { sessions: page, nextCursor };
 }
 
 /** Ownership is part of the query: someone else's session is indistinguishable from a missing one. */
-export async function getSessionForUserOrThrow({ sessionId, userId }: { sessionId: string; userId: string }) {
-  const session = await db.chatSession.findFirst({ where: { id: sessionId, userId }, select: sessionSelect });
+export async function getSessionForUserOrThrow(
+  { sessionId, userId }: { sessionId: string; userId: string },
+  { tx = db }: TxOption = {},
+) {
+  const session = await tx.chatSession.findFirst({ where: { id: sessionId, userId }, select: sessionSelect });
   if (!session) throw notFound();
   return session;
 }
 
 /** One page of the whole history by seq (every branch), newest page first by default, in ascending seq order. */
-export async function getMessagesBySessionId({
-  sessionId,
-  beforeSeq,
-  limit,
-}: {
-  sessionId: string;
-  beforeSeq?: number;
-  limit: number;
-}) {
-  const rows = await db.chatMessage.findMany({
+export async function getMessagesBySessionId(
+  {
+    sessionId,
+    beforeSeq,
+    limit,
+  }: {
+    sessionId: string;
+    beforeSeq?: number;
+    limit: number;
+  },
+  { tx = db }: TxOption = {},
+) {
+  const rows = await tx.chatMessage.findMany({
     where: { sessionId, ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}) },
     orderBy: { seq: "desc" },
     take: limit + 1,
     select: messageSelect,
   });
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (m) => m.seq });
-  return { messages: await withLiveStatus(sessionId, page.reverse()), hasMore: nextCursor !== null };
+  return { messages: await withLiveStatus(sessionId, page.reverse(), { tx }), hasMore: nextCursor !== null };
 }
 
 /**
@@ -91,34 +104,37 @@ export async function getMessagesBySessionId({
  * seq of the oldest message the reader has, and the page continues above it. Each message carries its versions
  * (`siblings`). Walks parent links from the leaf: the page's rows, never the conversation.
  */
-export async function getActivePathPage({
-  sessionId,
-  leafId,
-  beforeSeq,
-  limit,
-}: {
-  sessionId: string;
-  leafId: string | null;
-  beforeSeq?: number;
-  limit: number;
-}) {
+export async function getActivePathPage(
+  {
+    sessionId,
+    leafId,
+    beforeSeq,
+    limit,
+  }: {
+    sessionId: string;
+    leafId: string | null;
+    beforeSeq?: number;
+    limit: number;
+  },
+  { tx = db }: TxOption = {},
+) {
   let fromId = leafId;
   if (fromId !== null && beforeSeq !== undefined) {
-    const oldest = await db.chatMessage.findUnique({
+    const oldest = await tx.chatMessage.findUnique({
       where: { sessionId_seq: { sessionId, seq: beforeSeq } },
       select: { parentId: true },
     });
     fromId = oldest?.parentId ?? null;
   }
   if (fromId === null) return { messages: [], hasMore: false };
-  const nodes = await walkUp({ sessionId, fromId, take: limit + 1 });
+  const nodes = await walkUp({ sessionId, fromId, take: limit + 1 }, { tx });
   const hasMore = nodes.length > limit;
   const ids = nodes.slice(0, limit).map((n) => n.id);
-  const rows = await db.chatMessage.findMany({ where: { id: { in: ids } }, select: messageSelect });
+  const rows = await tx.chatMessage.findMany({ where: { id: { in: ids } }, select: messageSelect });
   rows.sort((a, b) => a.seq - b.seq);
-  const siblings = await siblingsOf({ sessionId, messages: rows });
+  const siblings = await siblingsOf({ sessionId, messages: rows }, { tx });
   const messages = rows.map((m) => ({ ...m, siblings: siblings.get(m.id) }));
-  return { messages: await withLiveStatus(sessionId, messages), hasMore };
+  return { messages: await withLiveStatus(sessionId, messages, { tx }), hasMore };
 }
 
 /**
@@ -126,26 +142,33 @@ export async function getActivePathPage({
  * what is true: once the session's lease has run out nobody is writing it any more, so it reads `interrupted`
  * (with the text saved so far) and a view that follows it stops following.
  */
-async function withLiveStatus<M extends { status: string }>(sessionId: string, messages: M[]): Promise<M[]> {
+async function withLiveStatus<M extends { status: string }>(
+  sessionId: string,
+  messages: M[],
+  { tx }: { tx: Tx },
+): Promise<M[]> {
   if (!messages.some((m) => m.status === "streaming")) return messages;
-  const session = await db.chatSession.findUnique({ where: { id: sessionId }, select: { leaseUntil: true } });
+  const session = await tx.chatSession.findUnique({ where: { id: sessionId }, select: { leaseUntil: true } });
   const live = session?.leaseUntil != null && session.leaseUntil > new Date();
   return live
     ? messages
     : messages.map((m) => (m.status === "streaming" ? { ...m, status: "interrupted" } : m));
 }
 
-export async function renameSessionForUser({
-  sessionId,
-  userId,
-  title,
-}: {
-  sessionId: string;
-  userId: string;
-  title: string;
-}) {
+export async function renameSessionForUser(
+  {
+    sessionId,
+    userId,
+    title,
+  }: {
+    sessionId: string;
+    userId: string;
+    title: string;
+  },
+  { tx = db }: TxOption = {},
+) {
   try {
-    return await db.chatSession.update({
+    return await tx.chatSession.update({
       where: { id: sessionId, userId },
       data: { title, titleByUser: true },
       select: sessionSelect,
@@ -158,17 +181,7 @@ export async function renameSessionForUser({
 
 export interface DeletionReceipt {
   sessionId: string;
-  deleted: {
-    ChatSession: number;
-    ChatMessage: number;
-    MemorySnapshot: number;
-    TurnContext: number;
-    /** Long-term facts learned in this conversation. */
-    MemoryFact: number;
-    Attachment: number;
-    /** Bytes of the attachments' stored files freed. */
-    AttachmentBytes: number;
-  };
+  deleted: DeletedRows;
 }
 
 /**
@@ -190,28 +203,14 @@ export async function unsafeDeleteSessionById({
   onlyIfIdleBefore?: Date;
 }): Promise<DeletionReceipt> {
   const result = await withTransaction(async (tx) => {
-    const [messages, snapshots, contexts, facts, attachments] = await Promise.all([
-      tx.chatMessage.count({ where: { sessionId } }),
-      tx.memorySnapshot.count({ where: { sessionId } }),
-      tx.turnContext.count({ where: { sessionId } }),
-      tx.memoryFact.count({ where: { sourceSessionId: sessionId } }),
-      tx.attachment.aggregate({ where: { message: { sessionId } }, _count: true, _sum: { bytes: true } }),
-    ]);
+    const rows = await countRowsOfSessions({ sessionId }, { tx });
     const idle = onlyIfIdleBefore && {
       updatedAt: { lt: onlyIfIdleBefore },
       OR: [{ leaseUntil: null }, { leaseUntil: { lte: new Date() } }],
     };
     const { count } = await tx.chatSession.deleteMany({ where: { id: sessionId, ...idle } });
     if (count === 0) throw notFound();
-    const deleted = {
-      ChatSession: count,
-      ChatMessage: messages,
-      MemorySnapshot: snapshots,
-      TurnContext: contexts,
-      MemoryFact: facts,
-      Attachment: attachments._count,
-      AttachmentBytes: attachments._sum.bytes ?? 0,
-    };
+    const deleted: DeletedRows = { ChatSession: count, ...rows };
     await tx.auditLog.create({
       data: {
         actorId,
@@ -232,8 +231,11 @@ export async function deleteSessionForUser({ sessionId, userId }: { sessionId: s
 }
 
 /** The memory state of a user's conversation: its settings, start boundary and length. */
-export async function getSessionMemoryForUser({ sessionId, userId }: { sessionId: string; userId: string }) {
-  const row = await db.chatSession.findFirst({
+export async function getSessionMemoryForUser(
+  { sessionId, userId }: { sessionId: string; userId: string },
+  { tx = db }: TxOption = {},
+) {
+  const row = await tx.chatSession.findFirst({
     where: { id: sessionId, userId },
     select: {
       id: true,
@@ -249,16 +251,19 @@ export async function getSessionMemoryForUser({ sessionId, userId }: { sessionId
 }
 
 /** Stores a conversation's memory settings (the whole object; `{}`: the defaults). */
-export async function updateSessionMemorySettings({
-  sessionId,
-  userId,
-  settings,
-}: {
-  sessionId: string;
-  userId: string;
-  settings: object;
-}) {
-  const { count } = await db.chatSession.updateMany({
+export async function updateSessionMemorySettings(
+  {
+    sessionId,
+    userId,
+    settings,
+  }: {
+    sessionId: string;
+    userId: string;
+    settings: object;
+  },
+  { tx = db }: TxOption = {},
+) {
+  const { count } = await tx.chatSession.updateMany({
     where: { id: sessionId, userId },
     data: { memorySettings: settings },
   });
@@ -270,16 +275,19 @@ export async function updateSessionMemorySettings({
  * history and the snapshot is replaced by an empty one. Refused (409) while an answer is being written; it also
  * takes any expired lease away, so a stalled turn that wakes up later cannot commit memory from before the clear.
  */
-export async function clearSessionMemoryForUser({
-  sessionId,
-  userId,
-  policy,
-}: {
-  sessionId: string;
-  userId: string;
-  policy: string;
-}) {
-  return withTransaction(async (tx) => {
+export async function clearSessionMemoryForUser(
+  {
+    sessionId,
+    userId,
+    policy,
+  }: {
+    sessionId: string;
+    userId: string;
+    policy: string;
+  },
+  { tx }: TxOption = {},
+) {
+  return inTx({ tx }, async (tx) => {
     const row = await takeIdleSession(
       {
         sessionId,

@@ -1,8 +1,9 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/types";
-import { db, type Prisma } from "./client";
+import { db, type Prisma, type TxOption } from "./client";
 import { isUniqueViolation } from "./errors";
+import { inTx } from "./transaction";
 
 export const userSelect = {
   id: true,
@@ -17,8 +18,11 @@ export const userSelect = {
 export type SafeUser = Prisma.UserGetPayload<{ select: typeof userSelect }>;
 
 /** The only query that returns a password hash; used by the credentials check alone. */
-export async function unsafeGetUserCredentialsByEmail({ email }: { email: string }) {
-  return db.user.findUnique({
+export async function unsafeGetUserCredentialsByEmail(
+  { email }: { email: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.user.findUnique({
     where: { email },
     select: { ...userSelect, passwordHash: true, tokenVersion: true },
   });
@@ -30,8 +34,11 @@ export async function unsafeGetUserCredentialsByEmail({ email }: { email: string
  * relation count costs ~0.2 ms more CPU on every authenticated request (lib/auth/revocation.int.test.ts
  * counts the round trips and checks the types).
  */
-export async function getSessionUser({ id, sid }: { id: string; sid: string | null }) {
-  const [row] = await db.$queryRaw<(SafeUser & { tokenVersion: number; signedOut: unknown })[]>`
+export async function getSessionUser(
+  { id, sid }: { id: string; sid: string | null },
+  { tx = db }: TxOption = {},
+) {
+  const [row] = await tx.$queryRaw<(SafeUser & { tokenVersion: number; signedOut: unknown })[]>`
     SELECT u."id", u."email", u."name", u."role", u."disabledAt", u."createdAt", u."tokenVersion",
            EXISTS (SELECT 1 FROM "RevokedToken" r WHERE r."sid" = ${sid ?? ""} AND r."userId" = u."id") AS "signedOut"
     FROM "User" u WHERE u."id" = ${id}`;
@@ -46,32 +53,38 @@ export async function getSessionUser({ id, sid }: { id: string; sid: string | nu
  * `expiresAt` is when no copy of the token can be valid any more; rows past it are deleted here, so the table
  * stays as small as the number of sign-outs within one session lifetime.
  */
-export async function revokeSessionToken({
-  userId,
-  sid,
-  expiresAt,
-  now = new Date(),
-}: {
-  userId: string;
-  sid: string;
-  expiresAt: Date;
-  now?: Date;
-}): Promise<void> {
-  await db.$transaction([
-    db.revokedToken.deleteMany({ where: { expiresAt: { lt: now } } }),
-    db.revokedToken.upsert({ where: { sid }, create: { sid, userId, expiresAt }, update: {} }),
-  ]);
+export async function revokeSessionToken(
+  {
+    userId,
+    sid,
+    expiresAt,
+    now = new Date(),
+  }: {
+    userId: string;
+    sid: string;
+    expiresAt: Date;
+    now?: Date;
+  },
+  { tx }: TxOption = {},
+): Promise<void> {
+  await inTx({ tx }, async (t) => {
+    await t.revokedToken.deleteMany({ where: { expiresAt: { lt: now } } });
+    await t.revokedToken.upsert({ where: { sid }, create: { sid, userId, expiresAt }, update: {} });
+  });
 }
 
 /** Sets a new password hash and revokes every session token of the user (one statement). */
-export async function setPasswordHash({
-  id,
-  passwordHash,
-}: {
-  id: string;
-  passwordHash: string;
-}): Promise<void> {
-  const { count } = await db.user.updateMany({
+export async function setPasswordHash(
+  {
+    id,
+    passwordHash,
+  }: {
+    id: string;
+    passwordHash: string;
+  },
+  { tx = db }: TxOption = {},
+): Promise<void> {
+  const { count } = await tx.user.updateMany({
     where: { id },
     data: { passwordHash, tokenVersion: { increment: 1 } },
   });
@@ -79,48 +92,57 @@ export async function setPasswordHash({
 }
 
 /** Replaces a password hash (a bcrypt hash upgraded at sign-in); only while it is still `previous`. */
-export async function replacePasswordHash({
-  id,
-  previous,
-  next,
-}: {
-  id: string;
-  previous: string;
-  next: string;
-}): Promise<void> {
-  await db.user.updateMany({ where: { id, passwordHash: previous }, data: { passwordHash: next } });
+export async function replacePasswordHash(
+  {
+    id,
+    previous,
+    next,
+  }: {
+    id: string;
+    previous: string;
+    next: string;
+  },
+  { tx = db }: TxOption = {},
+): Promise<void> {
+  await tx.user.updateMany({ where: { id, passwordHash: previous }, data: { passwordHash: next } });
 }
 
 /**
  * Revokes every session token of the user issued at `fromVersion` or earlier (all of them when omitted): tokens
  * carry the version they were issued with, and a request is refused once the user's version has moved on.
  */
-export async function revokeUserTokens({
-  id,
-  fromVersion,
-}: {
-  id: string;
-  fromVersion?: number;
-}): Promise<void> {
-  await db.user.updateMany({
+export async function revokeUserTokens(
+  {
+    id,
+    fromVersion,
+  }: {
+    id: string;
+    fromVersion?: number;
+  },
+  { tx = db }: TxOption = {},
+): Promise<void> {
+  await tx.user.updateMany({
     where: { id, ...(fromVersion === undefined ? {} : { tokenVersion: fromVersion }) },
     data: { tokenVersion: { increment: 1 } },
   });
 }
 
-export async function createUser({
-  email,
-  name,
-  passwordHash,
-  role = "USER",
-}: {
-  email: string;
-  name: string;
-  passwordHash: string;
-  role?: Role;
-}): Promise<SafeUser> {
+export async function createUser(
+  {
+    email,
+    name,
+    passwordHash,
+    role = "USER",
+  }: {
+    email: string;
+    name: string;
+    passwordHash: string;
+    role?: Role;
+  },
+  { tx = db }: TxOption = {},
+): Promise<SafeUser> {
   try {
-    return await db.user.create({ data: { email, name, passwordHash, role }, select: userSelect });
+    return await tx.user.create({ data: { email, name, passwordHash, role }, select: userSelect });
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError("email_taken", "An account with this email already exists.");
     throw e;

@@ -11,13 +11,14 @@ import type { Tx } from "@/lib/db/client";
 import {
   countImportsSinceForUser,
   deleteImportedSessionsForUser,
-  inImportTransaction,
+  IMPORT_TRANSACTION,
   insertImportedConversation,
   insertImportedFacts,
   listActiveFactsForImport,
   recordImport,
   supersedeFactsForUser,
 } from "@/lib/db/portability";
+import { withTransaction } from "@/lib/db/transaction";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { validateMemorySettings } from "@/lib/memory";
@@ -280,43 +281,46 @@ async function writeConversation(
     const p = prepared.get(a);
     return p ? [{ a, p }] : [];
   });
-  await insertImportedConversation(tx, {
-    userId,
-    session: {
-      id: sessionId,
-      title: c.title,
-      titleByUser: c.titleByUser,
-      createdAt: new Date(c.createdAt),
-      // Imported now: retention counts idleness from the import, not from the original conversation.
-      updatedAt: now,
-      lastSeq,
-      memoryStartSeq: Math.min(c.memoryStartSeq, lastSeq),
-      memorySettings: settings?.ok ? settings.value : undefined,
-      activeLeafId: c.activeLeafLocalId === null ? null : (messageIds.get(c.activeLeafLocalId) ?? null),
-      activeLeafSeq: c.messages.find((m) => m.localId === c.activeLeafLocalId)?.seq ?? 0,
+  await insertImportedConversation(
+    {
+      userId,
+      session: {
+        id: sessionId,
+        title: c.title,
+        titleByUser: c.titleByUser,
+        createdAt: new Date(c.createdAt),
+        // Imported now: retention counts idleness from the import, not from the original conversation.
+        updatedAt: now,
+        lastSeq,
+        memoryStartSeq: Math.min(c.memoryStartSeq, lastSeq),
+        memorySettings: settings?.ok ? settings.value : undefined,
+        activeLeafId: c.activeLeafLocalId === null ? null : (messageIds.get(c.activeLeafLocalId) ?? null),
+        activeLeafSeq: c.messages.find((m) => m.localId === c.activeLeafLocalId)?.seq ?? 0,
+      },
+      messages: c.messages.map((m) => ({
+        id: messageIds.get(m.localId) as string,
+        seq: m.seq,
+        parentId: m.parentLocalId === null ? null : (messageIds.get(m.parentLocalId) ?? null),
+        role: m.role,
+        text: m.text,
+        parts: remapParts(m.parts, idOf),
+        toolCallId: m.toolCallId,
+        // Nothing is writing an imported answer.
+        status: m.status === "streaming" ? "interrupted" : m.status,
+        model: m.model,
+        promptTokens: m.promptTokens,
+        completionTokens: m.completionTokens,
+        createdAt: new Date(m.createdAt),
+      })),
+      attachments: files.map(({ a, p }) => ({
+        id: p.id,
+        messageId: messageIds.get(a.messageLocalId) as string,
+        ...p.row,
+        createdAt: new Date(a.createdAt),
+      })),
     },
-    messages: c.messages.map((m) => ({
-      id: messageIds.get(m.localId) as string,
-      seq: m.seq,
-      parentId: m.parentLocalId === null ? null : (messageIds.get(m.parentLocalId) ?? null),
-      role: m.role,
-      text: m.text,
-      parts: remapParts(m.parts, idOf),
-      toolCallId: m.toolCallId,
-      // Nothing is writing an imported answer.
-      status: m.status === "streaming" ? "interrupted" : m.status,
-      model: m.model,
-      promptTokens: m.promptTokens,
-      completionTokens: m.completionTokens,
-      createdAt: new Date(m.createdAt),
-    })),
-    attachments: files.map(({ a, p }) => ({
-      id: p.id,
-      messageId: messageIds.get(a.messageLocalId) as string,
-      ...p.row,
-      createdAt: new Date(a.createdAt),
-    })),
-  });
+    { tx },
+  );
   return { sessionId, messageIds, files: files.length, missing: c.attachments.length - files.length };
 }
 
@@ -337,22 +341,25 @@ async function writeFacts(
   const facts = file.longTermMemory?.facts ?? [];
   if (facts.length === 0) return 0;
   const ids = new Map(facts.map((f) => [f.localId, newId()]));
-  const current = await listActiveFactsForImport(tx, { userId });
-  await insertImportedFacts(tx, {
-    userId,
-    facts: facts.map((f) => {
-      const source = written.get(f.conversationLocalId);
-      return {
-        id: ids.get(f.localId) as string,
-        text: f.text,
-        subject: f.subject,
-        sourceSessionId: source?.sessionId as string,
-        sourceMessageId: source?.messageIds.get(f.messageLocalId) as string,
-        createdAt: new Date(f.createdAt),
-        updatedAt: new Date(f.updatedAt),
-      };
-    }),
-  });
+  const current = await listActiveFactsForImport({ userId }, { tx });
+  await insertImportedFacts(
+    {
+      userId,
+      facts: facts.map((f) => {
+        const source = written.get(f.conversationLocalId);
+        return {
+          id: ids.get(f.localId) as string,
+          text: f.text,
+          subject: f.subject,
+          sourceSessionId: source?.sessionId as string,
+          sourceMessageId: source?.messageIds.get(f.messageLocalId) as string,
+          createdAt: new Date(f.createdAt),
+          updatedAt: new Date(f.updatedAt),
+        };
+      }),
+    },
+    { tx },
+  );
   const replacedBy = new Map<string, string[]>();
   for (const f of facts) {
     const by =
@@ -362,7 +369,7 @@ async function writeFacts(
     if (by) replacedBy.set(by, [...(replacedBy.get(by) ?? []), ids.get(f.localId) as string]);
   }
   for (const [by, replaced] of replacedBy) {
-    await supersedeFactsForUser(tx, { userId, ids: replaced, supersededById: by });
+    await supersedeFactsForUser({ userId, ids: replaced, supersededById: by }, { tx });
   }
   return facts.length;
 }
@@ -398,7 +405,7 @@ export async function importExportFile({
   const now = new Date();
   const messages = file.conversations.reduce((n, c) => n + c.messages.length, 0);
 
-  const result = await inImportTransaction(async (tx) => {
+  const result = await withTransaction(async (tx) => {
     const written = new Map<string, { sessionId: string; messageIds: Map<string, string> }>();
     const conversations: ImportedConversation[] = [];
     let files = 0;
@@ -422,9 +429,9 @@ export async function importExportFile({
       attachmentsMissing: missing,
       facts,
     };
-    await recordImport(tx, { userId, counts });
+    await recordImport({ userId, counts }, { tx });
     return { conversations, counts };
-  });
+  }, IMPORT_TRANSACTION);
 
   const store = attachmentStore();
   try {

@@ -5,7 +5,8 @@ import { type AdminUserView, toView } from "@/components/admin/types";
 import { UsersTable } from "@/components/admin/users-table";
 import { requireAdminPage } from "@/lib/admin/page-auth";
 import { MAX_QUERY_CHARS } from "@/lib/admin/schemas";
-import { decodeUserCursor, listUsersForAdmin } from "@/lib/db/admin-users";
+import { listUsersForAdmin } from "@/lib/db/admin-users";
+import { decodeKeyCursor } from "@/lib/db/cursor";
 import { getT } from "@/lib/i18n/server";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
   let afterEmail: string | undefined;
   let badCursor = false;
   try {
-    afterEmail = decodeUserCursor(rawCursor);
+    afterEmail = decodeKeyCursor(rawCursor);
   } catch {
     badCursor = true;
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { NEXT_CURSOR_HEADER, SEARCH_MAX_QUERY_LENGTH, searchMessagesForUser } from "@/lib/db/search";
+import { SEARCH_MAX_QUERY_LENGTH, searchMessagesForUser } from "@/lib/db/search";
 import { route } from "@/lib/http";
+import { NEXT_CURSOR_HEADER } from "@/lib/http-query";
 
 const searchParamsSchema = z.object({
   q: z

@@ -1,5 +1,6 @@
 import { searchParam } from "@/lib/admin/schemas";
-import { decodeUserCursor, listUsersForAdmin } from "@/lib/db/admin-users";
+import { listUsersForAdmin } from "@/lib/db/admin-users";
+import { decodeKeyCursor } from "@/lib/db/cursor";
 import { route } from "@/lib/http";
 import { intParam } from "@/lib/http-query";
 
@@ -8,7 +9,7 @@ export const GET = route("admin", async ({ req }) => {
   const url = new URL(req.url);
   const page = await listUsersForAdmin({
     q: searchParam(url),
-    afterEmail: decodeUserCursor(url.searchParams.get("cursor")),
+    afterEmail: decodeKeyCursor(url.searchParams.get("cursor")),
     limit: intParam(url, "limit", { min: 1, max: 100, fallback: 50 }) ?? 50,
   });
   return Response.json(page);
