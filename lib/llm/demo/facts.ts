@@ -9,7 +9,7 @@ type Fact =
   | { kind: "attribute"; lang: Lang; key: string; value: string }
   | { kind: "like"; lang: Lang; verb: string; value: string };
 type FactQuestion =
-  | { kind: "attribute"; lang: Lang; key: string; subject: string; determiner: string; plural: boolean }
+  | { kind: "attribute"; lang: Lang; key: string; subject: string; determiner: string; verb: string }
   | { kind: "like"; lang: Lang };
 
 const LEAD = String.raw`(?:(?:so|ok|okay|and|also|btw|oh|well|hey|hi|hello|now|then|actually|alright)\b[\s,]*)*`;
@@ -36,8 +36,11 @@ function subjectKey(phrase: string): string | null {
   return key;
 }
 
-const en = (determiner: string, subject: string, verb = "is"): FactQuestion | null => {
-  const key = subjectKey(subject);
+// "My dog is called Biscuit" states the subject "dog's name"; asked "what is my dog called?", so is the answer.
+const named = (subject: string) => `${subject}'s name`;
+const en = (determiner: string, subject: string, verb = "is", called = false): FactQuestion | null => {
+  const key = subjectKey(called ? named(subject) : subject);
+  const plural = /^(?:are|were)$/i.test(verb);
   return key
     ? {
         kind: "attribute",
@@ -45,16 +48,23 @@ const en = (determiner: string, subject: string, verb = "is"): FactQuestion | nu
         key,
         subject: subject.trim(),
         determiner: determiner.toLowerCase(),
-        plural: /^(?:are|were)$/i.test(verb),
+        verb: `${plural ? "are" : "is"}${called ? " called" : ""}`,
       }
     : null;
 };
-const zh = (owner = "", subject = ""): FactQuestion => {
+const zh = (owner = "", subject = "", verb = "是"): FactQuestion => {
   const key = `${owner}${subject}`;
-  return { kind: "attribute", lang: "zh", key, subject: key, determiner: "my", plural: false };
+  return { kind: "attribute", lang: "zh", key, subject: key, determiner: "my", verb };
 };
 
 const QUESTIONS: [RegExp, (m: RegExpExecArray) => FactQuestion | null][] = [
+  [
+    new RegExp(
+      String.raw`^${LEAD}what(?:'s|’s|\s+(is|was|are|were))\s+(my|the|our)\s+${SUBJECT}\s+(?:called|named)${END}`,
+      "iu",
+    ),
+    (m) => en(m[2] ?? "", m[3] ?? "", m[1], true),
+  ],
   [
     new RegExp(
       String.raw`^${LEAD}what(?:'s|’s|\s+(is|was|are|were))\s+(my|the|our)\s+${SUBJECT}${END}`,
@@ -81,8 +91,8 @@ const QUESTIONS: [RegExp, (m: RegExpExecArray) => FactQuestion | null][] = [
     () => ({ kind: "like", lang: "en" }),
   ],
   [
-    new RegExp(`^${ZH_LEAD}我${ZH_OWNER}${ZH_SUBJECT}是(?:什么|啥|多少|哪个|哪一个|谁)${ZH_END}`, "u"),
-    (m) => zh(m[1], m[2]),
+    new RegExp(`^${ZH_LEAD}我${ZH_OWNER}${ZH_SUBJECT}(是|叫)(?:什么|啥|多少|哪个|哪一个|谁)${ZH_END}`, "u"),
+    (m) => zh(m[1], m[2], m[3]),
   ],
   [
     new RegExp(
@@ -132,6 +142,10 @@ const attr = (lang: Lang, key: string | null, v: string): Fact | null =>
   key && v ? { kind: "attribute", lang, key, value: v } : null;
 
 const STATEMENTS: [RegExp, (m: RegExpMatchArray, rest: string) => Fact | null][] = [
+  [
+    new RegExp(String.raw`\bmy\s+${SUBJECT}\s+(?:is|was)\s+${NOW}(?:called|named)\s+`, "giu"),
+    (m, rest) => attr("en", subjectKey(named(m[1] ?? "")), enValue(rest)),
+  ],
   [
     new RegExp(String.raw`\bmy\s+${SUBJECT}\s+(?:is|are|was)\s+${NOW}`, "giu"),
     (m, rest) => attr("en", subjectKey(m[1] ?? ""), enValue(rest)),
@@ -207,9 +221,9 @@ export function recallFact(q: FactQuestion, newestFirst: readonly string[]): str
       .filter((f) => f.kind === "attribute" && f.key === q.key)
       .at(-1);
     if (!found) continue;
-    if (q.lang === "zh") return `你${q.subject}是${found.value}。`;
+    if (q.lang === "zh") return `你${q.subject}${q.verb}${found.value}。`;
     const owner = q.determiner === "my" ? "Your" : q.determiner === "our" ? "Our" : "The";
-    return `${owner} ${q.subject} ${q.plural ? "are" : "is"} ${found.value}.`;
+    return `${owner} ${q.subject} ${q.verb} ${found.value}.`;
   }
   return null;
 }
@@ -218,7 +232,9 @@ export function recallFact(q: FactQuestion, newestFirst: readonly string[]): str
 export function unknownFact(q: FactQuestion): string | null {
   if (q.kind === "attribute" && q.determiner === "the") return null;
   const what = q.kind === "like" ? null : q.subject;
-  if (q.lang === "zh") return `我不知道你${what ?? "喜欢什么"}——你在这段对话里没有告诉过我。`;
+  const called = q.kind === "attribute" && q.verb === "叫" ? "叫什么" : "";
+  if (q.lang === "zh")
+    return `我不知道你${what ? `${what}${called}` : "喜欢什么"}——你在这段对话里没有告诉过我。`;
   const owner = q.kind === "attribute" && q.determiner === "our" ? "our" : "your";
   return `I don't know ${what ? `${owner} ${what}` : "what you like"} — you haven't told me in this conversation.`;
 }

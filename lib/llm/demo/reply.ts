@@ -1,13 +1,14 @@
 import { extractFacts, parseFactQuestion, recallFact, unknownFact } from "./facts";
 import { isRecallQuestion, parseRememberRequest } from "./remember";
 import { isSummaryRequest, summaryStatements, writeSummary } from "./summary";
-import { clip, currentIndex, type DemoMessage, systemNotes, unquote } from "./text";
+import { clip, currentIndex, type DemoMessage, sectionContents, unquote } from "./text";
 import { isTitleRequest, writeTitle } from "./title";
 import { aboutMe } from "./tools";
 
 // The demo model's text reply: a pure function of the messages it was sent. What the user said earlier is only
-// what the request holds: the earlier user messages, the "User: …" lines of summaries, and the notes ("- …" lines)
-// of the system messages after the first; never the system prompt, an assistant's words or the question itself.
+// what the request holds: the earlier user messages, the user's messages a section recalls from older history, the
+// "User: …" lines of summaries, and the notes ("- …" lines) of the system's sections; never the system prompt, an
+// assistant's words or the question itself.
 
 const NAME_QUESTION =
   /\b(?:what(?:'s|’s|\s+is|\s+was)\s+my\s+name|(?:do|did|can)\s+you\s+(?:know|remember|recall)\s+my\s+name|who\s+am\s+i)\b/i;
@@ -50,8 +51,16 @@ export function demoReply(messages: readonly DemoMessage[]): string {
     .filter((m) => m.role === "user")
     .map((m) => m.text)
     .reverse();
-  // Newest first: the earlier user messages, then what summaries say they said, then the system's notes.
-  const stated = [...earlierUser, ...summaryStatements(messages).reverse(), ...systemNotes(messages)];
+  const { notes, recalled } = sectionContents(messages);
+  const recalledUser = recalled.filter((m) => m.role === "user").map((m) => m.text);
+  // Newest first: the earlier user messages, the user's messages recalled from older history, what summaries say
+  // they said, then the system's notes.
+  const stated = [
+    ...earlierUser,
+    ...recalledUser.reverse(),
+    ...summaryStatements(messages).reverse(),
+    ...notes,
+  ];
 
   if (NAME_QUESTION.test(question)) {
     const name = stated.map(findName).find(Boolean);

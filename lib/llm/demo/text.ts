@@ -67,11 +67,32 @@ export const isSection = (m: DemoMessage) =>
   m.role === "system" && /^\p{L}[^:\n]{0,38}\s[^:\n]*:/u.test(m.text);
 
 const NOTE = /^\s*-\s+(?:\[[^\]\s]+\]\s+)?(.+)$/;
+// A recalled message: "- [2026-11-03 14:02 UTC · user · #45 · from "Trip"] text", continued on lines indented by two.
+const RECALLED = /^- \[[^\]\n]*? · (user|assistant|tool|system) · #\d+(?: · from ".*?")?\] ?(.*)$/;
 
-/** Notes the system sent about the user (the "- …" lines of its sections), in order. */
-export function systemNotes(messages: readonly DemoMessage[]): string[] {
-  return messages
-    .filter(isSection)
-    .flatMap((m) => m.text.split("\n").map((line) => NOTE.exec(line)?.[1]?.trim() ?? ""))
-    .filter(Boolean);
+/**
+ * What the system's sections say: their notes (the "- …" lines, in order) and the messages they recall from the
+ * conversation history, with the role each was said in.
+ */
+export function sectionContents(messages: readonly DemoMessage[]) {
+  const notes: string[] = [];
+  const recalled: { role: string; text: string }[] = [];
+  for (const m of messages.filter((m) => m.role === "system")) {
+    let open: { role: string; text: string } | undefined;
+    for (const line of m.text.split("\n")) {
+      const r = RECALLED.exec(line);
+      if (r) {
+        open = { role: r[1] ?? "", text: r[2] ?? "" };
+        recalled.push(open);
+      } else if (open && line.startsWith("  ")) open.text += `\n${line.slice(2)}`;
+      else {
+        open = undefined;
+        if (isSection(m)) notes.push(NOTE.exec(line)?.[1]?.trim() ?? "");
+      }
+    }
+  }
+  return { notes: notes.filter(Boolean), recalled };
 }
+
+/** Notes the system sent about the user (the "- …" lines of its sections, not recalled messages), in order. */
+export const systemNotes = (messages: readonly DemoMessage[]) => sectionContents(messages).notes;
