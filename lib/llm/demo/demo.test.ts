@@ -289,7 +289,7 @@ describe("attachments", () => {
         .toBuffer()
     ).toString("base64")}`;
 
-  it("describes the question's images by their lines (or bytes) and files, and earlier pictures when asked", async () => {
+  it("describes the question's images by their lines and its files, and earlier pictures when asked", async () => {
     const small = await png(64, 48);
     const noted = withImageNotes("Look", [
       imageNote({ name: "p.jpg", type: "JPEG", width: 1600, height: 1200 }),
@@ -298,7 +298,10 @@ describe("attachments", () => {
     expect(reply([PROMPT, user(noted, [small])])).toMatch(
       /^I see 1 image: a JPEG image, 1600 × 1200 pixels\.\n\nOffline model reply to: "Look/,
     );
-    expect(reply([PROMPT, user("", [small])])).toBe("I see 1 image: a PNG image, 64 × 48 pixels.");
+    const line = imageNote({ name: "s.png", type: "PNG", width: 64, height: 48 });
+    expect(reply([PROMPT, user(line, [small])])).toBe("I see 1 image: a PNG image, 64 × 48 pixels.");
+    // Without its line an image is pixels at the model's working size: the demo does not guess what it was.
+    expect(reply([PROMPT, user("", [small])])).toBe("I see 1 image: an image I could not read.");
     const history = [PROMPT, user(noted, [small]), msg("assistant", "ok"), ...said("The weather is nice.")];
     expect(reply([...history, user("What size was the picture I sent?")])).toBe(
       "The picture you sent is a JPEG image, 1600 × 1200 pixels.",
