@@ -8,14 +8,7 @@ type Lang = "en" | "zh";
 /** A stated fact: an attribute of the user ("my code word is X"), or something they like (key "like:<value>"). */
 type Fact = { kind: "attribute" | "like"; lang: Lang; key: string; value: string; verb: string };
 /** A question about an attribute (`owner subject verb …`: "your dog is called …") or about what the user likes. */
-type FactQuestion = {
-  kind: "attribute" | "like";
-  lang: Lang;
-  key: string;
-  subject: string;
-  owner: string;
-  verb: string;
-};
+type FactQuestion = Omit<Fact, "value"> & { subject: string; owner: string };
 
 const re = (source: string, flags = "iu") => new RegExp(source, flags);
 const LEAD = String.raw`(?:(?:so|ok|okay|and|also|btw|oh|well|hey|hi|hello|now|then|actually|alright)\b[\s,]*)*`;
@@ -56,25 +49,15 @@ const zh = (owner = "", subject = "", verb = "是"): FactQuestion => {
   const key = `${owner}${subject}`;
   return { kind: "attribute", lang: "zh", key, subject: key, owner: "你", verb };
 };
-const likes = (lang: Lang) => (): FactQuestion => ({
-  kind: "like",
-  lang,
-  key: "",
-  subject: "",
-  owner: "",
-  verb: "",
-});
+const LIKE = { kind: "like", key: "", subject: "", owner: "", verb: "" } as const;
+const likes = (lang: Lang) => (): FactQuestion => ({ ...LIKE, lang });
 
 const QUESTIONS: [RegExp, (m: RegExpExecArray) => FactQuestion | null][] = [
   [
     re(
-      String.raw`^${LEAD}what(?:'s|’s|\s+(is|was|are|were))\s+(my|the|our)\s+${SUBJECT}\s+(?:called|named)${END}`,
+      String.raw`^${LEAD}what(?:'s|’s|\s+(is|was|are|were))\s+(my|the|our)\s+${SUBJECT}(\s+(?:called|named))?${END}`,
     ),
-    (m) => en(m[2], m[3], m[1], true),
-  ],
-  [
-    re(String.raw`^${LEAD}what(?:'s|’s|\s+(is|was|are|were))\s+(my|the|our)\s+${SUBJECT}${END}`),
-    (m) => en(m[2], m[3], m[1]),
+    (m) => en(m[2], m[3], m[1], m[4] !== undefined),
   ],
   [
     re(
@@ -82,6 +65,7 @@ const QUESTIONS: [RegExp, (m: RegExpExecArray) => FactQuestion | null][] = [
     ),
     (m) => en(m[1], m[2]),
   ],
+  [re(String.raw`^${LEAD}who\s+am\s+i${END}`), () => en("my", "name")],
   [
     re(String.raw`^${LEAD}(?:tell\s+me|remind\s+me\s+of)\s+(my|our)\s+${SUBJECT}${END}`),
     (m) => en(m[1], m[2]),
@@ -133,17 +117,13 @@ const value = (lang: Lang, rest: string) => {
 };
 type Head = { kind: Fact["kind"]; lang: Lang; key: string | null; verb: string };
 const attr = (lang: Lang, key: string | null): Head => ({ kind: "attribute", lang, key, verb: "" });
-const like = (lang: Lang, verb: string): Head => ({ kind: "like", lang, key: "like:", verb });
+const like = (lang: Lang, verb: string): Head => ({ kind: "like", lang, key: "", verb });
 
 /** Statement patterns: each makes from its match the fact that what follows the match (its value) completes. */
 const STATEMENTS: [RegExp, (m: RegExpMatchArray) => Head][] = [
   [
-    re(String.raw`\bmy\s+${SUBJECT}\s+(?:is|was)\s+${NOW}(?:called|named)\s+`, "giu"),
-    (m) => attr("en", subjectKey(named(m[1] ?? ""))),
-  ],
-  [
-    re(String.raw`\bmy\s+${SUBJECT}\s+(?:is|are|was)\s+${NOW}`, "giu"),
-    (m) => attr("en", subjectKey(m[1] ?? "")),
+    re(String.raw`\bmy\s+${SUBJECT}\s+(?:is|are|was)\s+${NOW}((?:called|named)\s+)?`, "giu"),
+    (m) => attr("en", subjectKey(m[2] ? named(m[1] ?? "") : (m[1] ?? ""))),
   ],
   [
     re(String.raw`^${LEAD}(?!my\b)(?:(?:the|our)\s+)?${SUBJECT}\s+(?:is|are)\s+${NOW}`, "giu"),
@@ -173,14 +153,10 @@ export function extractFacts(text: string): Fact[] {
     .flatMap((sentence) =>
       STATEMENTS.flatMap(([pattern, make]) =>
         [...sentence.matchAll(pattern)].flatMap((m) => {
-          const { key, ...head } = make(m);
+          const head = make(m);
           const v = value(head.lang, sentence.slice((m.index ?? 0) + m[0].length));
-          const fact = {
-            ...head,
-            key: head.kind === "like" ? `like:${v.toLowerCase()}` : (key ?? ""),
-            value: v,
-          };
-          return key && v ? [{ at: m.index ?? 0, fact }] : [];
+          const key = head.kind === "like" ? `like:${v.toLowerCase()}` : head.key;
+          return key && v ? [{ at: m.index ?? 0, fact: { ...head, key, value: v } }] : [];
         }),
       )
         .sort((a, b) => a.at - b.at)

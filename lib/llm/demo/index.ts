@@ -16,14 +16,11 @@ import { aboutMe, demoToolStep } from "./tools";
 
 export const DEMO_MODEL_NAME = "recall-offline";
 
-const NAME_QUESTION =
-  /\b(?:what(?:'s|’s|\s+is|\s+was)\s+my\s+name|(?:do|did|can)\s+you\s+(?:know|remember|recall)\s+my\s+name|who\s+am\s+i)\b/i;
 const NAME = /\bmy\s+name\s+is\s+([^\n,.!?;:。！？]+)/i;
 const FIRST =
   /\bwhat\s+did\s+i\s+(?:say|ask|write)\s+(?:first|at\s+the\s+(?:start|beginning))\b|\bwhat\s+was\s+my\s+first\s+(?:message|question)\b/i;
 const PREVIOUS =
   /\bwhat\s+did\s+i\s+(?:just\s+)?(?:say|ask|write)\s+(?:earlier|before|previously|last)\b|\bwhat\s+was\s+my\s+(?:last|previous)\s+(?:message|question)\b/i;
-const DONT_KNOW = "you haven't told me in this conversation.";
 
 function findName(text: string): string | null {
   const name = unquote(
@@ -36,20 +33,16 @@ function findName(text: string): string | null {
 
 /** What a sentence states, as keys for a summary's "latest wins"; [] when nothing worth keeping. */
 function statedSubjects(sentence: string): string[] {
-  const keys = extractFacts(sentence).map((f) =>
-    f.kind === "attribute" ? `attribute:${f.lang}:${f.key}` : `like:${f.value.toLowerCase()}`,
-  );
   const request = parseRememberRequest(sentence);
+  const keys = extractFacts(sentence).map((f) => `${f.lang}:${f.key}`);
   return request ? [...keys, `remember:${request.kind}:${request.value.toLowerCase()}`] : keys;
 }
 
-interface Turn {
-  question: string;
-  /** The earlier user messages in the request, newest first. */
-  earlier: string[];
-  /** Everything the user is known to have said, newest first (see above). */
-  stated: string[];
-}
+const userTexts = (messages: readonly DemoMessage[]) =>
+  messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
+
+/** A question, the earlier user messages in the request, and everything the user is known to have said (newest first). */
+type Turn = { question: string; earlier: string[]; stated: string[] };
 
 const quoted = (said: string | undefined, found: string) =>
   said === undefined
@@ -58,11 +51,6 @@ const quoted = (said: string | undefined, found: string) =>
 
 /** The reply rules, in order: the first that answers wins. */
 const RULES: ((t: Turn) => string | false | null | undefined)[] = [
-  ({ question, stated }) => {
-    if (!NAME_QUESTION.test(question)) return null;
-    const name = stated.map(findName).find(Boolean);
-    return name ? `Your name is ${name}.` : `I don't know your name — ${DONT_KNOW}`;
-  },
   (t) => FIRST.test(t.question) && quoted(t.earlier.at(-1), "The first message of yours that I can see is"),
   (t) => PREVIOUS.test(t.question) && quoted(t.earlier[0], "Your previous message was"),
   ({ question, stated }) => {
@@ -97,24 +85,17 @@ const RULES: ((t: Turn) => string | false | null | undefined)[] = [
 export function demoReply(messages: readonly DemoMessage[]): string {
   if (isTitleRequest(messages)) return writeTitle(messages);
   if (isSummaryRequest(messages)) {
-    return writeSummary(
-      messages.filter((m) => m.role === "user").map((m) => m.text),
-      statedSubjects,
-    );
+    return writeSummary(userTexts(messages), statedSubjects);
   }
   const known = aboutMe(messages);
   if (known) return known;
   const at = currentIndex(messages);
   const question = messages[at]?.text ?? "";
   const before = at >= 0 ? messages.slice(0, at) : messages;
-  const earlier = before.flatMap((m) => (m.role === "user" ? [m.text] : [])).reverse();
+  const earlier = userTexts(before).reverse();
   const { notes, summarized, recalled } = sectionContents(messages);
-  const recalledUser = recalled.flatMap((m) => (m.role === "user" ? [m.text] : []));
-  const turn = {
-    question,
-    earlier,
-    stated: [...earlier, ...recalledUser.reverse(), ...summarized.reverse(), ...notes],
-  };
+  const stated = [...earlier, ...userTexts(recalled).reverse(), ...summarized.reverse(), ...notes];
+  const turn = { question, earlier, stated };
   for (const rule of RULES) {
     const reply = rule(turn);
     if (reply) return reply;

@@ -7,16 +7,10 @@ export interface DemoMessage {
   images?: readonly string[];
 }
 
-const QUOTES: Record<string, string> = {
-  '"': '"',
-  "“": "”",
-  "'": "'",
-  "‘": "’",
-  "«": "»",
-  "「": "」",
-  "『": "』",
-  "`": "`",
-};
+// Opening quote → closing quote.
+const QUOTES: Record<string, string> = Object.fromEntries(
+  ['""', "“”", "''", "‘’", "«»", "「」", "『』", "``"].map((q) => [...q]),
+);
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 export const isChinese = (s: string) => /\p{Script=Han}/u.test(s);

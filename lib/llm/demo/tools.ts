@@ -14,6 +14,14 @@ const REMEMBER_THAT =
   /(?:^|[.!?]\s+|\b(?:please|pls|kindly|(?:can|could|would|will)\s+you)\s+)remember\s+that\s+(.+?)\s*[.!。]*$/is;
 const first = (q: string, ...patterns: RegExp[]) =>
   patterns.map((p) => p.exec(q)?.[1]?.trim()).find(Boolean) ?? null;
+const argument =
+  (name: string, ...patterns: RegExp[]) =>
+  (q: string): Record<string, unknown> | null => {
+    const value = first(q, ...patterns);
+    return value ? { [name]: value } : null;
+  };
+const SEARCH = /\bsearch\s+(?:my\s+|your\s+)?memor(?:y|ies)\s+(?:for|about)\s+(.+?)\s*[?.!]*$/is;
+const FORGET = /^(?:please\s+)?forget\s+(?:about\s+|that\s+)?(.+?)\s*[.!]*$/is;
 const capitalize = (s: string) => (s[0]?.toUpperCase() ?? "") + s.slice(1);
 const keys = (text: string) => extractFacts(text).flatMap((f) => (f.kind === "attribute" ? [f.key] : []));
 
@@ -34,28 +42,8 @@ function updatedFact(q: string, messages: readonly DemoMessage[]): string | null
 /** Per tool, the arguments of a call for the question; null: the question does not call for it. */
 const RULES: [string, (q: string, messages: readonly DemoMessage[]) => Record<string, unknown> | null][] = [
   ["current_time", (q) => (TIME.test(q) || KEEP_CHECKING.test(q) ? {} : null)],
-  [
-    "search_memories",
-    (q) => {
-      const query = first(
-        q,
-        /\bsearch\s+(?:my\s+|your\s+)?memor(?:y|ies)\s+(?:for|about)\s+(.+?)\s*[?.!]*$/is,
-        /搜索(?:我的)?记忆[:：,，\s]*(.+?)[？?。]*$/su,
-      );
-      return query ? { query } : null;
-    },
-  ],
-  [
-    "forget",
-    (q) => {
-      const memory = first(
-        q,
-        /^(?:please\s+)?forget\s+(?:about\s+|that\s+)?(.+?)\s*[.!]*$/is,
-        /^(?:请)?(?:忘记|忘掉)[:：,，\s]*(.+?)[。！!]*$/su,
-      );
-      return memory ? { memory } : null;
-    },
-  ],
+  ["search_memories", argument("query", SEARCH, /搜索(?:我的)?记忆[:：,，\s]*(.+?)[？?。]*$/su)],
+  ["forget", argument("memory", FORGET, /^(?:请)?(?:忘记|忘掉)[:：,，\s]*(.+?)[。！!]*$/su)],
   [
     "remember",
     (q, messages) => {
