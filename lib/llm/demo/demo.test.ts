@@ -46,6 +46,9 @@ describe("natural recall", () => {
     [["I like tea and I love jazz."], "What do I like?", "You like tea and love jazz."],
     [["我喜欢猫"], "我喜欢什么？", "你喜欢猫。"],
     [["My name is Ada."], "What is my name?", "Your name is Ada."],
+    [["Hi, my name is now Bob."], "Say my name again: what is my name?", "Your name is Bob."],
+    [["My name is Ada."], "Who am I?", "Your name is Ada."],
+    [["My name is Ada."], "Do you remember my name?", "Your name is Ada."],
     [
       ["Remember the phrase kiwi-7 and reply only 'noted'"],
       "What phrase did I ask you to remember?",

@@ -91,8 +91,8 @@ const QUESTIONS: [RegExp, (m: RegExpExecArray) => FactQuestion | null][] = [
 ];
 
 function sentenceQuestion(sentence: string): FactQuestion | null {
-  // The sentence, or what follows one of its commas ("Thanks, what is my code word?").
-  const starts = [0, ...[...sentence.matchAll(/[,，]/g)].map((m) => (m.index ?? 0) + 1)];
+  // The sentence, or what follows one of its commas or colons ("Thanks, what is my code word?").
+  const starts = [0, ...[...sentence.matchAll(/[,，:：]/g)].map((m) => (m.index ?? 0) + 1)];
   for (const clause of starts.map((start) => sentence.slice(start).trim())) {
     for (const [pattern, make] of QUESTIONS) {
       const m = pattern.exec(clause);
