@@ -41,7 +41,7 @@ function statedSubjects(sentence: string): string[] {
 const userTexts = (messages: readonly DemoMessage[]) =>
   messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
 
-/** A question, the earlier user messages in the request, and everything the user is known to have said (newest first). */
+/** The question, the earlier user messages of the request and all the user is known to have said, newest first. */
 type Turn = { question: string; earlier: string[]; stated: string[] };
 
 const quoted = (said: string | undefined, found: string) =>
