@@ -23,11 +23,8 @@ const PREVIOUS =
   /\bwhat\s+did\s+i\s+(?:just\s+)?(?:say|ask|write)\s+(?:earlier|before|previously|last)\b|\bwhat\s+was\s+my\s+(?:last|previous)\s+(?:message|question)\b/i;
 
 function findName(text: string): string | null {
-  const name = unquote(
-    NAME.exec(text)?.[1]
-      ?.split(/\s+(?:and|but|so)\s+/i)[0]
-      ?.replace(/^now\s+/i, "") ?? "",
-  );
+  const said = NAME.exec(text)?.[1]?.split(/\s+(?:and|but|so)\s+/i)[0] ?? "";
+  const name = unquote(said.replace(/^now\s+/i, ""));
   return name ? clip(name, 60) : null;
 }
 

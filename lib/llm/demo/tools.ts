@@ -26,16 +26,12 @@ const capitalize = (s: string) => (s[0]?.toUpperCase() ?? "") + s.slice(1);
 const keys = (text: string) => extractFacts(text).flatMap((f) => (f.kind === "attribute" ? [f.key] : []));
 
 /** A statement changing a subject the system's notes hold ("my colour is now amber"): the fact to remember. */
-function updatedFact(q: string, messages: readonly DemoMessage[]): string | null {
+function updatedFact(question: string, messages: readonly DemoMessage[]): string | null {
+  const q = question.replace(/[.!。！]+$/u, "");
   const subjects = keys(q);
   const same = sectionContents(messages).notes.filter((note) => keys(note).some((k) => subjects.includes(k)));
   if (same.length === 0) return null;
-  const fact = capitalize(
-    q
-      .replace(/\b(is|are|was|were)\s+now\s+/i, "$1 ")
-      .replace(/现在是/u, "是")
-      .replace(/[.!。！]+$/u, ""),
-  );
+  const fact = capitalize(q.replace(/\b(is|are|was|were)\s+now\s+/i, "$1 ").replace(/现在是/u, "是"));
   return same.includes(fact) ? null : fact;
 }
 
