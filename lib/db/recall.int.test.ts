@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ChatMessage, databaseKind, db } from "@/lib/db/client";
+import { type ChatMessage, databaseKind, db, type Tx } from "@/lib/db/client";
 import { type RecallHit, recallCandidates } from "@/lib/db/recall";
 import { indexMessages } from "@/lib/db/search";
 import { unsafeDeleteSessionById } from "@/lib/db/sessions";
+import { loggingClient } from "@/lib/db/test-rows";
 import { env } from "@/lib/env";
 
 // What recall may bring back, on the database's real engine: only the user's own messages, after each
@@ -274,4 +275,126 @@ describe(`recall candidates (${kind})`, () => {
       expect(Number(row?.n)).toBe(0);
     }
   });
+});
+
+type PgPlanNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Actual Rows"?: number;
+  "Actual Loops"?: number;
+  "Rows Removed by Filter"?: number;
+  Plans?: PgPlanNode[];
+};
+const flatten = (node: PgPlanNode): PgPlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+/** A long conversation written in bulk: `n` messages alternating user/assistant, one in 25 holding `w`. */
+async function longConversation(userId: string, n: number, w: string, branchEvery = 0) {
+  const session = await db.chatSession.create({ data: { userId, title: "Long", lastSeq: n } });
+  const rows: ChatMessage[] = [];
+  let parentId: string | null = null;
+  for (let i = 0; i < n; i++) {
+    const id = randomUUID();
+    const role: Role = i % 2 === 0 ? "user" : "assistant";
+    const text = i % 25 === 0 ? `${w} note ${i}` : `filler ${i % 7} words ${role}`;
+    // A branch: every `branchEvery` messages, this one is a sibling of the previous one (a replaced version).
+    const sibling = branchEvery > 0 && i > 0 && i % branchEvery === 0;
+    const parent: string | null = sibling ? (rows.at(-1)?.parentId ?? null) : parentId;
+    rows.push({
+      id,
+      sessionId: session.id,
+      seq: i + 1,
+      parentId: parent,
+      role,
+      text,
+      createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+    } as ChatMessage);
+    parentId = id;
+  }
+  await db.chatMessage.createMany({
+    data: rows.map(({ id, sessionId, seq, parentId, role, text, createdAt }) => ({
+      id,
+      sessionId,
+      seq,
+      parentId,
+      role,
+      text,
+      createdAt,
+    })),
+  });
+  await db.$transaction((tx) =>
+    indexMessages(
+      tx,
+      rows.map((r) => ({ ...r, userId, role: r.role as Role })),
+      { fresh: true },
+    ),
+  );
+  const last = rows.at(-1) as ChatMessage;
+  await db.chatSession.update({
+    where: { id: session.id },
+    data: { activeLeafId: last.id, activeLeafSeq: last.seq },
+  });
+  return session;
+}
+
+describe(`recall candidates: what a recall reads (${kind})`, () => {
+  it("reads ChatMessage only by key, in a one-path and in a branched conversation, with scope all", async () => {
+    const user = await createUser();
+    const w = word();
+    const linear = await longConversation(user.id, 1500, w);
+    const branched = await longConversation(user.id, 1500, w, 40);
+    expect((await db.chatSession.findUniqueOrThrow({ where: { id: branched.id } })).forks).toBeGreaterThan(0);
+    if (kind === "postgresql") await db.$executeRawUnsafe(`ANALYZE "ChatMessage"`);
+    const { client, statements } = loggingClient(env.DATABASE_URL);
+    try {
+      for (const sessionId of [linear.id, branched.id]) {
+        for (const scope of ["conversation", "all"] as const) {
+          statements.length = 0;
+          const hits = await recallCandidates(
+            { userId: user.id, sessionId, scope, question: `${w} note`, leafSeq: 1500, limit: 10 },
+            { tx: client as unknown as Tx },
+          );
+          expect(hits.length).toBe(10);
+          const reading = statements.filter((s) => s.query.includes("ChatMessage"));
+          expect(reading.length).toBeGreaterThan(0);
+          for (const { query, params } of reading) {
+            if (kind === "sqlite") {
+              const plan = await client.$queryRawUnsafe<{ detail: string }[]>(
+                `EXPLAIN QUERY PLAN ${query}`,
+                ...params,
+              );
+              if (process.env.SHOW_PLANS) console.log(plan.map((p) => p.detail).join(" / "));
+              const scans = plan.map((p) => p.detail).filter((d) => /^SCAN (m|c|"?ChatMessage"?)\b/.test(d));
+              expect(scans, query).toEqual([]);
+            } else {
+              const [row] = await client.$transaction(async (tx) => {
+                await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+                return tx.$queryRawUnsafe<{ "QUERY PLAN": unknown }[]>(
+                  `EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
+                  ...params,
+                );
+              });
+              const raw = row?.["QUERY PLAN"];
+              const [top] = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: PgPlanNode }[];
+              const reads = flatten(top?.Plan as PgPlanNode).filter(
+                (n) => n["Relation Name"] === "ChatMessage",
+              );
+              for (const n of reads) expect(n["Node Type"], query).not.toBe("Seq Scan");
+              const rows = reads.reduce(
+                (sum, n) =>
+                  sum +
+                  (n["Actual Rows"] ?? 0) * (n["Actual Loops"] ?? 1) +
+                  (n["Rows Removed by Filter"] ?? 0),
+                0,
+              );
+              // The pool, its neighbours, or the walked path: never the conversation's 1500 × 2.
+              expect(rows, query).toBeLessThan(1500);
+            }
+          }
+        }
+      }
+    } finally {
+      await client.$disconnect();
+    }
+  }, 60_000);
 });

@@ -48,7 +48,7 @@ const MAX_WALK = 4000;
 /** How far along the path a hit's partner (its question, or its answer after tool steps) is looked for. */
 const PARTNER_REACH = 6;
 /** The best candidates whose neighbours are read, so the other speaker's words count in their ranking. */
-const RESCORED = 60;
+const RESCORED = 30;
 
 interface SessionRow {
   id: string;
@@ -151,12 +151,7 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   // A first ranking on the message alone; the best are ranked again with their neighbours' words.
   const first = rankCandidates(question, visible, new Map());
   const top = first.slice(0, Math.max(RESCORED, limit));
-  const neighbours = await readNeighbours(client, top, scopes);
-  const partners = new Map<string, MessageRow>();
-  for (const c of top) {
-    const p = partnerOf(c, neighbours.get(c.sessionId) ?? new Map(), scopes.get(c.sessionId) as Scope);
-    if (p) partners.set(c.messageId, p);
-  }
+  const partners = await findPartners(client, top, scopes);
   const ranked = rankCandidates(question, top, new Map([...partners].map(([id, p]) => [id, p.text]))).slice(
     0,
     limit,
@@ -314,65 +309,128 @@ async function walkPath(client: Client, sc: Scope, afterSeq: number): Promise<vo
   for (const r of rows) sc.path.add(Number(r.seq));
 }
 
-/**
- * The messages around each candidate on its path (PARTNER_REACH either side), per conversation, read by
- * (sessionId, seq). In a one-path conversation the neighbours by seq are the path's; in a branched one only the
- * walked path's seqs are read.
- */
-async function readNeighbours(
-  client: Client,
-  candidates: LexicalCandidate[],
-  scopes: Map<string, Scope>,
-): Promise<Map<string, Map<number, MessageRow>>> {
-  const wanted = new Map<string, Set<number>>();
-  for (const c of candidates) {
-    const sc = scopes.get(c.sessionId) as Scope;
-    const set = wanted.get(c.sessionId) ?? new Set<number>();
-    if (sc.path === null) {
-      for (let s = c.seq - PARTNER_REACH; s <= c.seq + PARTNER_REACH; s++) if (s !== c.seq) set.add(s);
-    } else {
-      const ordered = [...sc.path].sort((a, b) => a - b);
-      const at = ordered.indexOf(c.seq);
-      for (const s of ordered.slice(Math.max(0, at - PARTNER_REACH), at + PARTNER_REACH + 1)) {
-        if (s !== c.seq) set.add(s);
-      }
-    }
-    wanted.set(c.sessionId, set);
+/** The seqs `from`..`to` steps away from `seq` along a conversation's visible path (negative: towards the root). */
+function pathSteps(sc: Scope, seq: number, from: number, to: number): number[] {
+  if (sc.path === null) {
+    const out: number[] = [];
+    for (let k = from; k <= to; k++) out.push(seq + k);
+    return out.filter((x) => x > 0);
   }
-  const out = new Map<string, Map<number, MessageRow>>();
-  for (const [sessionId, seqs] of wanted) {
-    const visible = [...seqs].filter((s) => isVisible(scopes.get(sessionId) as Scope, s, true));
-    if (visible.length === 0) continue;
-    const rows = await client.chatMessage.findMany({
-      where: { sessionId, seq: { in: visible } },
-      select: { id: true, sessionId: true, seq: true, role: true, createdAt: true, text: true, status: true },
-    });
-    out.set(
-      sessionId,
-      new Map(rows.map((r) => [r.seq, { ...r, role: String(r.role), status: String(r.status) }])),
-    );
+  const ordered = [...sc.path].sort((a, b) => a - b);
+  const at = ordered.indexOf(seq);
+  if (at < 0) return [];
+  const out: number[] = [];
+  for (let k = from; k <= to; k++) {
+    const x = ordered[at + k];
+    if (x !== undefined) out.push(x);
   }
   return out;
 }
 
-/**
- * The other half of a candidate's exchange on its path: for an answer, the nearest question before it; for a
- * question, its final answer (the last assistant text before the next question, past any tool steps).
- */
-function partnerOf(c: LexicalCandidate, around: Map<number, MessageRow>, sc: Scope): MessageRow | null {
-  if (c.role === "assistant") {
-    for (let s = c.seq - 1; s >= c.seq - PARTNER_REACH; s--) {
-      const m = around.get(s);
-      if (m && isVisible(sc, s, true) && m.role === "user") return m;
+/** Messages of each conversation by seq (the (sessionId, seq) key), only the visible ones. */
+async function readSeqs(
+  client: Client,
+  wanted: Map<string, Set<number>>,
+  scopes: Map<string, Scope>,
+  into: Map<string, Map<number, MessageRow>>,
+): Promise<void> {
+  for (const [sessionId, seqs] of wanted) {
+    const known = into.get(sessionId) ?? new Map<number, MessageRow>();
+    into.set(sessionId, known);
+    const sc = scopes.get(sessionId) as Scope;
+    const missing = [...seqs].filter((x) => !known.has(x) && isVisible(sc, x, true));
+    if (missing.length === 0) continue;
+    const rows = await client.chatMessage.findMany({
+      where: { sessionId, seq: { in: missing } },
+      select: {
+        id: true,
+        sessionId: true,
+        seq: true,
+        role: true,
+        createdAt: true,
+        text: true,
+        status: true,
+        parts: true,
+      },
+    });
+    for (const r of rows) {
+      const parts = typeof r.parts === "string" ? (JSON.parse(r.parts) as unknown) : r.parts;
+      const toolStep = typeof parts === "object" && parts !== null && "toolCalls" in parts;
+      known.set(r.seq, {
+        id: r.id,
+        sessionId: r.sessionId,
+        seq: r.seq,
+        role: toolStep ? "tool" : String(r.role),
+        createdAt: r.createdAt,
+        text: r.text,
+        status: String(r.status),
+      });
     }
-    return null;
   }
-  let answer: MessageRow | null = null;
-  for (let s = c.seq + 1; s <= c.seq + PARTNER_REACH; s++) {
-    const m = around.get(s);
-    if (!m || !isVisible(sc, s, true)) continue;
-    if (m.role === "user") break;
-    if (m.role === "assistant" && m.status !== "streaming" && m.text.trim() !== "") answer = m;
+}
+
+/**
+ * Each candidate's partner on its path: for an answer, the question before it; for a question, its answer (past any
+ * tool steps). Read by (sessionId, seq): first the adjacent message of each — usually the partner — then, for those
+ * still without one, up to PARTNER_REACH steps.
+ */
+async function findPartners(
+  client: Client,
+  candidates: LexicalCandidate[],
+  scopes: Map<string, Scope>,
+): Promise<Map<string, MessageRow>> {
+  const rows = new Map<string, Map<number, MessageRow>>();
+  const partners = new Map<string, MessageRow>();
+  let open = candidates;
+  for (const [from, to] of [
+    [1, 1],
+    [2, PARTNER_REACH],
+  ] as const) {
+    const wanted = new Map<string, Set<number>>();
+    for (const c of open) {
+      const sc = scopes.get(c.sessionId) as Scope;
+      const steps = c.role === "user" ? pathSteps(sc, c.seq, from, to) : pathSteps(sc, c.seq, -to, -from);
+      const set = wanted.get(c.sessionId) ?? new Set<number>();
+      for (const x of steps) set.add(x);
+      wanted.set(c.sessionId, set);
+    }
+    await readSeqs(client, wanted, scopes, rows);
+    open = open.filter((c) => {
+      const sc = scopes.get(c.sessionId) as Scope;
+      const around = rows.get(c.sessionId) ?? new Map<number, MessageRow>();
+      const found = partnerOf(c, around, sc, to);
+      if (found === undefined) return true;
+      if (found) partners.set(c.messageId, found);
+      return false;
+    });
+    if (open.length === 0) break;
   }
-  return answer;
+  return partners;
+}
+
+/**
+ * The other half of a candidate's exchange among the messages read so far, `reach` steps along its path: for an
+ * answer, the nearest question before it; for a question, the first answer text after it before the next question
+ * (tool steps skipped). Null: there is none; undefined: not decided within `reach`.
+ */
+function partnerOf(
+  c: LexicalCandidate,
+  around: Map<number, MessageRow>,
+  sc: Scope,
+  reach: number,
+): MessageRow | null | undefined {
+  const steps =
+    c.role === "user" ? pathSteps(sc, c.seq, 1, reach) : pathSteps(sc, c.seq, -reach, -1).reverse();
+  for (const x of steps) {
+    const m = around.get(x);
+    if (!m) return null;
+    if (c.role === "assistant") {
+      if (m.role === "user") return m;
+      if (m.role === "assistant") return null;
+    } else {
+      if (m.role === "user") return null;
+      if (m.role === "assistant" && m.status !== "streaming" && m.text.trim() !== "") return m;
+    }
+  }
+  return steps.length < reach ? null : undefined;
 }
