@@ -60,6 +60,7 @@ describe("parseEnv", () => {
     ["MEMORY_ENABLED", "maybe"],
     ["OPENAI_API_STYLE", "completions"],
     ["OPENAI_BASE_URL", "not a url"],
+    ["EMBEDDINGS_BASE_URL", "not a url"],
     ["DATABASE_URL", "mysql://localhost/x"],
     ["AUTH_SECRET", "short"],
     ["CHAT_MAX_INPUT_CHARS", "-1"],

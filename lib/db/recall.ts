@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import { getEmbedder } from "@/lib/llm/embeddings";
 import {
   type LexicalCandidate,
   type QuestionShape,
@@ -7,6 +8,7 @@ import {
 } from "@/lib/search/recall-rank";
 import { ftsString, pgOwnerLexeme } from "@/lib/search/terms";
 import { databaseKind, db, type Tx } from "./client";
+import { nearestMessages, vectorStore } from "./embeddings";
 import { conversationToken, ownerToken, pgConversationLexeme } from "./search";
 
 // The earlier messages a turn may recall (docs/decisions/026-recall.md, "Ranking"): the question's content terms
@@ -92,12 +94,17 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   const { userId, sessionId, scope, leafSeq, limit } = args;
   if (limit <= 0) return [];
   const question = shapeQuestion(args.question);
-  if (question.terms.length === 0) return [];
-  const matches = await lexicalMatches(client, {
-    userId,
-    token: scope === "conversation" ? { conversation: sessionId } : { owner: userId },
-    question,
-  });
+  const lexical =
+    question.terms.length === 0
+      ? []
+      : await lexicalMatches(client, {
+          userId,
+          token: scope === "conversation" ? { conversation: sessionId } : { owner: userId },
+          question,
+        });
+  const near = await vectorMatches(client, { userId, sessionId, scope, question: args.question });
+  const known = new Set(lexical.map((m) => m.messageId));
+  const matches = [...lexical, ...near.candidates.filter((c) => !known.has(c.messageId))];
   if (matches.length === 0) return [];
 
   const sessionIds = [...new Set(matches.map((m) => m.sessionId))];
@@ -148,14 +155,21 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   });
   if (visible.length === 0) return [];
 
-  // A first ranking on the message alone; the best are ranked again with their neighbours' words.
+  // A first ranking on the message alone; the best are ranked again with their neighbours' words. The nearest
+  // by embedding join them, and the two orders are fused (reciprocal rank fusion).
   const first = rankCandidates(question, visible, new Map());
-  const top = first.slice(0, Math.max(RESCORED, limit));
+  const nearest = visible
+    .filter((c) => near.distance.has(c.messageId))
+    .sort((a, b) => (near.distance.get(a.messageId) as number) - (near.distance.get(b.messageId) as number));
+  const top = [...first.slice(0, Math.max(RESCORED, limit))];
+  const inTop = new Set(top.map((c) => c.messageId));
+  for (const c of nearest.slice(0, Math.max(RESCORED, limit))) {
+    if (!inTop.has(c.messageId)) top.push({ ...c, score: 0 });
+  }
   const partners = await findPartners(client, top, scopes);
-  const ranked = rankCandidates(question, top, new Map([...partners].map(([id, p]) => [id, p.text]))).slice(
-    0,
-    limit,
-  );
+  const lexicalOrder = rankCandidates(question, top, new Map([...partners].map(([id, p]) => [id, p.text])));
+  const ranked =
+    near.distance.size === 0 ? lexicalOrder.slice(0, limit) : fuse(lexicalOrder, nearest).slice(0, limit);
 
   return ranked.map((c) => {
     const sc = scopes.get(c.sessionId) as Scope;
@@ -183,6 +197,83 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
     }
     return hit;
   });
+}
+
+/** The constant of reciprocal rank fusion: a rank r adds 1 / (RRF_K + r). 60 is the usual choice. */
+const RRF_K = 60;
+/** How many nearest messages by embedding join the lexical candidates. */
+const VECTOR_POOL = 60;
+
+/**
+ * One order from the lexical ranking and the embedding ranking: each candidate scores 1 / (RRF_K + rank) in each
+ * list it is in. Ties keep the lexical order.
+ */
+function fuse<C extends LexicalCandidate & { score: number }>(
+  lexicalOrder: C[],
+  nearest: LexicalCandidate[],
+): C[] {
+  const vectorRank = new Map(nearest.map((c, i) => [c.messageId, i + 1]));
+  return lexicalOrder
+    .map((c, i) => {
+      const v = vectorRank.get(c.messageId);
+      return { c, i, score: 1 / (RRF_K + i + 1) + (v === undefined ? 0 : 1 / (RRF_K + v)) };
+    })
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map(({ c, score }) => ({ ...c, score }));
+}
+
+/**
+ * The messages nearest to the question by embedding (none without EMBEDDINGS_MODEL or a vector store), read by
+ * primary key. The question is embedded here, on the turn's path; a failing embeddings server leaves recall lexical.
+ */
+async function vectorMatches(
+  client: Client,
+  {
+    userId,
+    sessionId,
+    scope,
+    question,
+  }: { userId: string; sessionId: string; scope: RecallArgs["scope"]; question: string },
+): Promise<{ candidates: LexicalCandidate[]; distance: Map<string, number> }> {
+  const none = { candidates: [], distance: new Map<string, number>() };
+  const embedder = getEmbedder();
+  if (!embedder || (await vectorStore()).kind === "none") return none;
+  let vector: number[];
+  try {
+    [vector = []] = await embedder.embed([question]);
+  } catch (e) {
+    console.error(
+      `[recall] the question could not be embedded; lexical only: ${e instanceof Error ? e.message : e}`,
+    );
+    return none;
+  }
+  const hits = await nearestMessages(
+    {
+      userId,
+      ...(scope === "conversation" ? { sessionId } : {}),
+      model: embedder.model,
+      vector,
+      limit: VECTOR_POOL,
+    },
+    { tx: client as Tx },
+  );
+  if (hits.length === 0) return none;
+  const rows = await client.chatMessage.findMany({
+    where: { id: { in: hits.map((h) => h.messageId) }, status: { not: "streaming" } },
+    select: { id: true, sessionId: true, seq: true, role: true, createdAt: true, text: true },
+  });
+  return {
+    candidates: rows.map((r) => ({
+      messageId: r.id,
+      sessionId: r.sessionId,
+      seq: r.seq,
+      role: String(r.role),
+      createdAt: r.createdAt,
+      text: r.text,
+      engine: 0,
+    })),
+    distance: new Map(hits.map((h) => [h.messageId, h.distance])),
+  };
 }
 
 /**
