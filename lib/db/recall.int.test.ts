@@ -239,6 +239,11 @@ describe(`recall candidates (${kind})`, () => {
     // The cleared conversation's question is before its boundary: its answer comes without it.
     expect(all.find((h) => h.sessionId === cleared.session.id)?.partner).toBeUndefined();
 
+    // From a new, empty conversation (its first question not stored yet): the other conversations still.
+    const empty = await db.chatSession.create({ data: { userId: user.id, title: "New" } });
+    const fromNew = await recallCandidates({ ...args, sessionId: empty.id, leafSeq: 1, scope: "all" });
+    expect(fromNew.map((h) => h.sessionId)).toContain(other.session.id);
+
     // Asked as the stranger, about this user's conversation: nothing.
     expect(await recallCandidates({ ...args, userId: stranger.id, scope: "all" })).toEqual([]);
   });

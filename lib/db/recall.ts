@@ -107,11 +107,10 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   const matches = [...lexical, ...near.candidates.filter((c) => !known.has(c.messageId))];
   if (matches.length === 0) return [];
 
-  const sessionIds = [...new Set(matches.map((m) => m.sessionId))];
-  if (scope === "conversation" && (sessionIds.length !== 1 || sessionIds[0] !== sessionId)) {
-    // The conversation token is the conversation's own: anything else is a damaged index row, never shown.
-    sessionIds.splice(0, sessionIds.length, sessionId);
-  }
+  // The current conversation is always read: its boundary and owner decide even when nothing matched in it.
+  // Scope conversation: the conversation token is its own, so another conversation's row is a damaged one, dropped.
+  const sessionIds =
+    scope === "conversation" ? [sessionId] : [...new Set([sessionId, ...matches.map((m) => m.sessionId)])];
   const sessions = await client.chatSession.findMany({
     where: { id: { in: sessionIds }, userId },
     select: {

@@ -70,6 +70,8 @@ const PHRASE_WEIGHT = 0.4;
 const ENGINE_WEIGHT = 0.15;
 /** The recency prior: the newest candidate gains this much over the oldest. */
 const RECENCY_WEIGHT = 0.05;
+/** What the user said weighs more than the assistant's answers: questions about oneself are answered by it. */
+const USER_WEIGHT = 0.3;
 
 /** Terms and word stems of a text, as sets, and its adjacent term pairs (for phrases). */
 function profile(text: string) {
@@ -137,7 +139,8 @@ export function rankCandidates<C extends LexicalCandidate>(
         (all ? ALL_TERMS_BONUS : 0) +
         (question.pairs.length ? (PHRASE_WEIGHT * phrases) / question.pairs.length : 0) +
         (ENGINE_WEIGHT * Math.max(0, c.engine)) / bestEngine +
-        (RECENCY_WEIGHT * ((times[i] as number) - oldest)) / span;
+        (RECENCY_WEIGHT * ((times[i] as number) - oldest)) / span +
+        (c.role === "user" ? USER_WEIGHT : 0);
       return { ...c, score };
     })
     .sort(
