@@ -19,7 +19,7 @@ import {
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getModel, type Model } from "@/lib/llm";
-import { longTermSection, type MemoryItem, retryRefusal } from "@/lib/memory";
+import { composeContext, longTermSection, type MemoryItem, retryRefusal } from "@/lib/memory";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
@@ -206,7 +206,10 @@ async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
   return node ? { id: node.id, seq: node.seq } : null;
 }
 
-/** The pure context builder with the conversation's budget; a question that alone does not fit is a 422. */
+/**
+ * The context lib/memory composes with the conversation's budget, assembled and counted; a question that alone
+ * does not fit is a 422.
+ */
 function contextFor({
   systemPrompt,
   longTerm,
@@ -223,9 +226,9 @@ function contextFor({
   model: string;
 }): BuiltContext {
   try {
-    return buildContext({
+    const composed = composeContext({
       systemPrompt,
-      longTermMemory: longTermSection({
+      longTerm: longTermSection({
         facts: longTerm.facts,
         question: question.text,
         maxTokens: env.LONG_TERM_MEMORY_MAX_TOKENS,
@@ -233,12 +236,12 @@ function contextFor({
       }),
       memory,
       question,
-      policyId: config.policy.id,
-      model,
-      tokenizer: config.tokenizer,
+      count: config.tokenizer.countItem,
+      replyPriming: config.tokenizer.replyPriming,
       maxTokens: config.contextMaxTokens,
       modelContextTokens: config.modelContextTokens,
     });
+    return buildContext({ composed, policyId: config.policy.id, model, tokenizer: config.tokenizer });
   } catch (e) {
     if (!(e instanceof ContextBudgetError)) throw e;
     throw new AppError(
