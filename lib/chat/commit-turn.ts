@@ -54,6 +54,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     status: outcome.status === "complete" ? "complete" : "interrupted",
     promptTokens: reported.promptTokens ?? plan.context.tokenEstimate,
     completionTokens: reported.completionTokens ?? tokenizerFor(plan.model.model).countText(outcome.text),
+    recallTokens: plan.context.recallTokens,
   };
 }
 
