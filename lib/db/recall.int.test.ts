@@ -50,10 +50,7 @@ async function conversation(userId: string, specs: Spec[], title = "Talk") {
         }),
       );
     }
-    await indexMessages(
-      tx,
-      rows.map((r) => ({ ...r, userId, role: r.role as Role })),
-    );
+    await indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })) }, { tx });
     const last = rows.at(-1) as ChatMessage;
     await tx.chatSession.update({
       where: { id: session.id },
