@@ -18,11 +18,18 @@ import { recordContext } from "@/lib/db/turn-contexts";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getModel, type Model } from "@/lib/llm";
-import { composeContext, longTermSection, type MemoryItem, retryRefusal } from "@/lib/memory";
+import {
+  composeContext,
+  longTermSection,
+  type MemoryItem,
+  type RecallInput,
+  retryRefusal,
+} from "@/lib/memory";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
+import { loadRecall } from "./recall";
 import { seqsOf, type TurnRequest } from "./turn-request";
 
 type StoredMessage = { id: string; seq: number; parentId: string | null; createdAt: Date };
@@ -110,9 +117,14 @@ export async function beginTurn({
       parts: attached ?? question.parts ?? null,
       toolCallId: null,
     });
+    // A client that sends the conversation itself decides its context: nothing is recalled beside it.
+    const recall = overrides.clientMemory
+      ? null
+      : await loadRecall({ userId, sessionId, config, question, memory: memory.items }, { tx });
     const context = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
       longTerm,
+      recall,
       memory: overrides.clientMemory ?? memory.items,
       question: questionItem,
       config,
@@ -210,6 +222,7 @@ async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
 function contextFor({
   systemPrompt,
   longTerm,
+  recall,
   memory,
   question,
   config,
@@ -217,6 +230,7 @@ function contextFor({
 }: {
   systemPrompt: string;
   longTerm: LongTermMemory;
+  recall: RecallInput | null;
   memory: MemoryItem[];
   question: MemoryItem;
   config: MemoryConfig;
@@ -231,6 +245,7 @@ function contextFor({
         maxTokens: env.LONG_TERM_MEMORY_MAX_TOKENS,
         count: config.tokenizer.countItem,
       }),
+      recall,
       memory,
       question,
       count: config.tokenizer.countItem,

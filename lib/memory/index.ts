@@ -4,6 +4,7 @@ export {
   type ContextBudget,
   composeContext,
   DEFAULT_ANSWER_RESERVE_TOKENS,
+  type RecallInput,
 } from "./context";
 export { ContextBudgetError, MemoryFormatError } from "./errors";
 export { cloneItem } from "./items";
