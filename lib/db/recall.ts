@@ -100,7 +100,9 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   });
   if (matches.length === 0) return [];
 
-  const sessionIds = [...new Set(matches.map((m) => m.sessionId))];
+  // The current conversation is always read (its boundary and path decide), even when nothing in it matched: a
+  // question is only indexed when its turn commits, so a new conversation has no match of its own yet.
+  const sessionIds = [...new Set([sessionId, ...matches.map((m) => m.sessionId)])];
   if (scope === "conversation" && (sessionIds.length !== 1 || sessionIds[0] !== sessionId)) {
     // The conversation token is the conversation's own: anything else is a damaged index row, never shown.
     sessionIds.splice(0, sessionIds.length, sessionId);

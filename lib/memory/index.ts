@@ -19,7 +19,7 @@ export {
 } from "./long-term";
 export { messageWindow, none } from "./policies";
 export { SUMMARY_PREFIX, toChatMessages, toResponsesInput } from "./projections";
-export type { RecallCandidate, RecallMessage, RecallScope } from "./recall";
+export type { RecallCandidate, RecallMessage } from "./recall";
 export {
   type HistoryMessage,
   isSnapshotCurrent,
