@@ -132,6 +132,18 @@ describe("selectRecall", () => {
     expect(section?.item.text).not.toContain("word word");
   });
 
+  it("does not count a message far longer than the budget", () => {
+    let counted = 0;
+    const counting: TokenCounter = (item) => {
+      counted += item.text.length;
+      return count(item);
+    };
+    const huge = hit(1, 9, "x".repeat(200_000), false);
+    const section = select([huge, hit(5, 1, "short", false)], { maxTokens: 200, count: counting });
+    expect(seqsOf(section)).toEqual([5]);
+    expect(counted).toBeLessThan(10_000);
+  });
+
   it("is null when there is nothing to recall or only room for the header", () => {
     expect(select([])).toBeNull();
     expect(select([hit(1, 1)], { maxTokens: HEADER_TOKENS })).toBeNull();

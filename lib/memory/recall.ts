@@ -72,6 +72,8 @@ export function recallLine(message: RecallMessage, currentSessionId: string): st
   return [head, ...rest.map((line) => `  ${line}`)].join("\n");
 }
 
+const MAX_CHARS_PER_TOKEN = 16;
+
 const sectionItem = (lines: readonly string[]): MemoryItem => ({
   role: "system",
   text: [RECALL_HEADER, ...lines].join("\n"),
@@ -112,6 +114,9 @@ export function selectRecall({
     taken.has(m.messageId) || (m.sessionId === sessionId && (windowSeqs.has(m.seq) || m.seq === questionSeq));
   const take = (m: RecallMessage, score: number): boolean => {
     const line = recallLine(m, sessionId);
+    // Far longer than what is left (text runs well under 16 characters a token): not counted, so a huge message
+    // costs the turn nothing.
+    if (line.length > left * MAX_CHARS_PER_TOKEN) return false;
     // A line's cost inside the section: its text after a newline, without a second envelope.
     const tokens = count({ role: "system", text: `\n${line}` }) - envelope;
     if (tokens > left) return false;
