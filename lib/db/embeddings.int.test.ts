@@ -48,8 +48,8 @@ async function conversation(userId: string, texts: string[]) {
       );
     }
     await indexMessages(
-      tx,
-      rows.map((r) => ({ ...r, userId, role: r.role as "user" | "assistant" })),
+      { docs: rows.map((r) => ({ ...r, userId, role: r.role as "user" | "assistant" })) },
+      { tx },
     );
     const last = rows.at(-1) as ChatMessage;
     await tx.chatSession.update({

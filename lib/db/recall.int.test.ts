@@ -51,10 +51,7 @@ async function conversation(userId: string, specs: Spec[], title = "Talk") {
         }),
       );
     }
-    await indexMessages(
-      tx,
-      rows.map((r) => ({ ...r, userId, role: r.role as Role })),
-    );
+    await indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })) }, { tx });
     const last = rows.at(-1) as ChatMessage;
     await tx.chatSession.update({
       where: { id: session.id },
@@ -328,11 +325,7 @@ async function longConversation(userId: string, n: number, w: string, branchEver
     })),
   });
   await db.$transaction((tx) =>
-    indexMessages(
-      tx,
-      rows.map((r) => ({ ...r, userId, role: r.role as Role })),
-      { fresh: true },
-    ),
+    indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })), fresh: true }, { tx }),
   );
   const last = rows.at(-1) as ChatMessage;
   await db.chatSession.update({
