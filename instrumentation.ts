@@ -25,6 +25,17 @@ export async function register() {
     console.error("attachments: could not start the cleanup of unsent uploads", error);
   }
   try {
+    // Recall's embeddings: say whether they are used, and embed the backlog (older and imported messages).
+    const { embeddingsStatus, scheduleEmbeddings } = await import("@/lib/chat/embedding-job");
+    const status = await embeddingsStatus();
+    if (status.status === "on")
+      console.log(`recall: embeddings by ${status.model}, stored with ${status.store}`);
+    else if (status.status === "unavailable") console.warn(`recall: embeddings off: ${status.reason}`);
+    scheduleEmbeddings();
+  } catch (error) {
+    console.error("recall: could not start the embeddings", error);
+  }
+  try {
     const { startRetentionSchedule } = await import("@/lib/retention/schedule");
     startRetentionSchedule();
   } catch (error) {

@@ -7,7 +7,8 @@ import { API_CSP, COMMON_HEADERS, HSTS } from "./lib/security/headers";
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Loaded by Node itself, once per process, so the warm-up at start (instrumentation.ts) serves every route.
-  serverExternalPackages: ["gpt-tokenizer"],
+  // sqlite-vec finds its loadable extension next to its own package at run time.
+  serverExternalPackages: ["gpt-tokenizer", "sqlite-vec"],
   reactStrictMode: true,
   // `npm run typecheck` checks the types (first step of npm test); checking them again inside every build doubled
   // the time from a fresh clone to a serving demo.

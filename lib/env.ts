@@ -34,6 +34,11 @@ const schema = z.object({
   OPENAI_BASE_URL: z.url({ message: "must be a URL" }).optional(),
   OPENAI_MODEL: z.string().min(1).optional(),
   OPENAI_API_STYLE: z.enum(["chat", "responses"], { message: "must be chat or responses" }).default("chat"),
+  // Message embeddings for recall (docs/decisions/026-recall.md): the model of an OpenAI-compatible /v1/embeddings
+  // (unset: recall ranks lexically only), at EMBEDDINGS_BASE_URL (default OPENAI_BASE_URL). Without OPENAI_API_KEY
+  // the offline model's deterministic embeddings answer.
+  EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  EMBEDDINGS_BASE_URL: z.url({ message: "must be a URL" }).optional(),
   CHAT_SYSTEM_PROMPT: z.string().default("You are Recall, a helpful assistant. Answer concisely."),
   CHAT_MAX_INPUT_CHARS: positiveInt.max(100_000).default(8000),
   MEMORY_ENABLED: boolean.default(true),
@@ -42,6 +47,11 @@ const schema = z.object({
     .enum(["window", "tokens", "summary"], { message: "must be window, tokens or summary" })
     .default("window"),
   MEMORY_MAX_TOKENS: intFrom(100, 1_000_000).default(8000),
+  // Earlier messages recalled into the context beside the window, and the most tokens they may take.
+  MEMORY_RECALL: z
+    .enum(["off", "conversation", "all"], { message: "must be off, conversation or all" })
+    .default("conversation"),
+  MEMORY_RECALL_MAX_TOKENS: intFrom(100, 32_000).default(2000),
   // At least the answer's reserve (1 024 tokens) plus the smallest budget (100), with room to spare.
   MODEL_CONTEXT_TOKENS: intFrom(2000, 10_000_000).default(128_000),
   // Conversations idle (not updated) for longer are deleted, like a manual delete; unset keeps them forever.

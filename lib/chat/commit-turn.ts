@@ -12,6 +12,7 @@ import { getSnapshotBySessionId } from "@/lib/db/snapshots";
 import { type MemoryItem, memoryAfterTurn, restore } from "@/lib/memory";
 import { scheduleAutoTitle } from "./auto-title";
 import type { TurnPlan } from "./begin-turn";
+import { scheduleEmbeddings } from "./embedding-job";
 import type { RunOutcome } from "./run-turn";
 import type { TurnEvent } from "./sse";
 import { errorText, leaseLost } from "./stream-answer";
@@ -38,6 +39,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
   }
   if (committed === "lease_lost") return lostCommit(plan, outcome);
   scheduleSummary({ sessionId: plan.lease.sessionId, items, config: plan.config });
+  scheduleEmbeddings();
   // The conversation's first answer names it (off the hot path; a user's rename always wins).
   if (outcome.status === "complete" && plan.namesConversation) {
     scheduleAutoTitle({
@@ -54,6 +56,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     status: outcome.status === "complete" ? "complete" : "interrupted",
     promptTokens: reported.promptTokens ?? plan.context.tokenEstimate,
     completionTokens: reported.completionTokens ?? tokenizerFor(plan.model.model).countText(outcome.text),
+    recallTokens: plan.context.recallTokens,
   };
 }
 

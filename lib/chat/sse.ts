@@ -12,8 +12,18 @@ export type TurnEvent =
   | { type: "tool_call"; id: string; name: string; arguments: string }
   /** What the tool returned (JSON; `{ error }` when `ok` is false), as the model is sent it. */
   | { type: "tool_result"; id: string; name: string; ok: boolean; result: string }
-  /** The token counts are the provider's when it reports them, else counted with the model's tokenizer. */
-  | { type: "done"; status: "complete" | "interrupted"; promptTokens: number; completionTokens: number }
+  /**
+   * The token counts are the provider's when it reports them, else counted with the model's tokenizer;
+   * `recallTokens` is what the recalled-messages section of the context took (0: none; always set by the
+   * commit, optional so older producers and readers of the event still fit).
+   */
+  | {
+      type: "done";
+      status: "complete" | "interrupted";
+      promptTokens: number;
+      completionTokens: number;
+      recallTokens?: number;
+    }
   | { type: "error"; code: string; message: string };
 
 /** One event as text/event-stream text. */

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
 import { env } from "@/lib/env";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
 import { type Prisma, PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
@@ -73,7 +74,9 @@ export const SQLITE_PRAGMAS = [
 class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
   override async connect() {
     const adapter = await super.connect();
-    cacheStatements((adapter as unknown as { client: Database.Database }).client);
+    const conn = (adapter as unknown as { client: Database.Database }).client;
+    loadVectorExtension(conn);
+    cacheStatements(conn);
     try {
       await adapter.executeScript(`${SQLITE_PRAGMAS.join(";\n")};`);
     } catch (error) {
@@ -83,6 +86,22 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
     return adapter;
   }
 }
+
+/**
+ * sqlite-vec's functions (vec_distance_cosine…) on this connection, for recall's embeddings
+ * (docs/decisions/026-recall.md). Without it (a platform sqlite-vec has no build for) recall is lexical only;
+ * lib/db/embeddings.ts asks the connection and says so.
+ */
+function loadVectorExtension(conn: Database.Database): void {
+  try {
+    sqliteVec.load(conn);
+  } catch (error) {
+    vectorLoad.error = error instanceof Error ? error.message : String(error);
+  }
+}
+const vectorLoad: { error?: string } = {};
+/** Why sqlite-vec could not be loaded (undefined: it was, or no SQLite connection was opened yet). */
+export const vectorExtensionError = () => vectorLoad.error;
 
 /** Statements kept prepared per connection (least recently used dropped first); a turn sends about a dozen. */
 const STATEMENT_CACHE_SIZE = 200;

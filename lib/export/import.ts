@@ -6,6 +6,7 @@ import { MAX_TEXT_BYTES } from "@/lib/attachments/limits";
 import { sniff } from "@/lib/attachments/sniff";
 import { attachmentStore } from "@/lib/attachments/store";
 import { ACCEPTED, cleanName } from "@/lib/attachments/upload";
+import { scheduleEmbeddings } from "@/lib/chat/embedding-job";
 import { getAttachmentsForUser } from "@/lib/db/attachments";
 import type { Tx } from "@/lib/db/client";
 import {
@@ -440,5 +441,7 @@ export async function importExportFile({
     await deleteImportedSessionsForUser({ userId, sessionIds: result.conversations.map((c) => c.id) });
     throw e;
   }
+  // Recall's embeddings of the imported messages, off the request (a no-op without EMBEDDINGS_MODEL).
+  scheduleEmbeddings();
   return result;
 }

@@ -217,7 +217,7 @@ describe("the wire handler: raw HTTP behaviour", () => {
     });
 
   it("returns 404 in OpenAI's error format for unknown paths", async () => {
-    const response = await post("/embeddings", { input: "x" });
+    const response = await post("/images/generations", { prompt: "x" });
     expect(response.status).toBe(404);
     const body = await response.json();
     expect(body.error).toMatchObject({ type: "invalid_request_error", code: "unknown_url" });
@@ -267,5 +267,50 @@ describe("the wire handler: raw HTTP behaviour", () => {
       }),
     );
     expect((await response.json()).choices[0].message.content).toContain("Offline model reply");
+  });
+});
+
+describe("the wire handler via the OpenAI SDK: embeddings", () => {
+  const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
+
+  it("embeds each input deterministically into unit vectors, nearer for texts sharing content words", async () => {
+    const inputs = [
+      "My sister Ana moved to Lisbon last spring",
+      "When did my sister move to Lisbon?",
+      "The recipe needs two eggs and flour",
+      "我的猫叫小白",
+      "我的猫叫什么名字",
+    ];
+    const first = await client().embeddings.create({ model: "recall-embeddings", input: inputs });
+    const again = await client().embeddings.create({ model: "recall-embeddings", input: inputs });
+    const vectors = first.data.map((d) => d.embedding);
+    expect(first.data.map((d) => d.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(first.model).toBe("recall-embeddings");
+    expect(again.data.map((d) => d.embedding)).toEqual(vectors);
+    for (const v of vectors) {
+      expect(v).toHaveLength(256);
+      expect(cosine(v, v)).toBeCloseTo(1, 5);
+    }
+    const [lisbon, question, recipe, cat, catQuestion] = vectors as number[][];
+    expect(cosine(lisbon as number[], question as number[])).toBeGreaterThan(
+      cosine(recipe as number[], question as number[]) + 0.3,
+    );
+    expect(cosine(cat as number[], catQuestion as number[])).toBeGreaterThan(0.3);
+  });
+
+  it("answers floats when asked for them, and 400 for an input that is not text", async () => {
+    const fetch = createOfflineFetch({ firstTokenDelayMs: 0, tokenDelayMs: 0 });
+    const ok = await fetch("http://offline.test.invalid/v1/embeddings", {
+      method: "POST",
+      body: JSON.stringify({ model: "m", input: "hello world", encoding_format: "float" }),
+    });
+    const body = (await ok.json()) as { data: { embedding: number[] }[]; usage: { prompt_tokens: number } };
+    expect(body.data[0]?.embedding).toHaveLength(256);
+    expect(body.usage.prompt_tokens).toBeGreaterThan(0);
+    const bad = await fetch("http://offline.test.invalid/v1/embeddings", {
+      method: "POST",
+      body: JSON.stringify({ model: "m", input: [1, 2] }),
+    });
+    expect(bad.status).toBe(400);
   });
 });

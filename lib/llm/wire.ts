@@ -1,3 +1,4 @@
+import { hashEmbedding } from "@/lib/search/hash-embedding";
 // An in-process, OpenAI-compatible HTTP handler, handed to the OpenAI SDK as its `fetch` (docs/decisions/003 and
 // 022). It serves POST …/chat/completions and POST …/responses, streamed as SSE in the exact wire format or as
 // plain JSON, so the app's real code path — SDK, streaming parsers, abort handling — runs without a provider. What
@@ -363,6 +364,35 @@ async function readBody(input: RequestInfo | URL, init: RequestInit | undefined)
  * A `fetch` for `new OpenAI({ fetch })` (any base URL) that answers with `respond`. Other paths get a 404 in
  * OpenAI's error format; the stream honours the request's AbortSignal.
  */
+/**
+ * POST /embeddings: the offline embeddings (lib/search/hash-embedding.ts) of `input` (a string or strings), as
+ * floats or, when `encoding_format` is base64 (what the OpenAI SDK asks for by default), as base64 of
+ * little-endian float32s.
+ */
+function embeddingsResponse(body: Record<string, unknown>, name: string): Response {
+  const input = body.input;
+  const texts = typeof input === "string" ? [input] : input;
+  if (!Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === "string")) {
+    return apiError(400, "'input' must be a string or a non-empty array of strings.", "invalid_value");
+  }
+  const base64 = body.encoding_format === "base64";
+  const data = texts.map((text, index) => {
+    const vector = hashEmbedding(text);
+    return {
+      object: "embedding",
+      index,
+      embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector,
+    };
+  });
+  const tokens = estimateTokens(texts.join("\n"));
+  return Response.json({
+    object: "list",
+    data,
+    model: typeof body.model === "string" && body.model ? body.model : name,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
+}
+
 export function createModelFetch(respond: Responder, options: WireOptions, name: string): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : undefined;
@@ -372,10 +402,11 @@ export function createModelFetch(respond: Responder, options: WireOptions, name:
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
     const path = url.pathname.replace(/\/+$/, "");
     const chat = path.endsWith("/chat/completions");
-    if (method !== "POST" || !(chat || path.endsWith("/responses"))) {
+    const embeddings = path.endsWith("/embeddings");
+    if (method !== "POST" || !(chat || embeddings || path.endsWith("/responses"))) {
       return apiError(
         404,
-        `Unknown request: ${method} ${url.pathname}. The offline model serves POST /chat/completions and POST /responses.`,
+        `Unknown request: ${method} ${url.pathname}. The offline model serves POST /chat/completions, POST /responses and POST /embeddings.`,
         "unknown_url",
       );
     }
@@ -386,6 +417,7 @@ export function createModelFetch(respond: Responder, options: WireOptions, name:
       return apiError(400, "The request body is not valid JSON.");
     }
     if (!isObject(body)) return apiError(400, "The request body must be a JSON object.");
+    if (embeddings) return embeddingsResponse(body, name);
     if (chat ? !Array.isArray(body.messages) : body.input === undefined && body.instructions === undefined) {
       return apiError(400, `'${chat ? "messages" : "input"}' is required.`, "missing_required_parameter");
     }

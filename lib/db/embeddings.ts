@@ -1,0 +1,146 @@
+import { env } from "@/lib/env";
+import { databaseKind, db, type Tx, vectorExtensionError } from "./client";
+
+// Message embeddings for recall (docs/decisions/026-recall.md). One MessageEmbedding row per message (foreign key
+// with ON DELETE CASCADE: the vector goes with its message, conversation or user, in that transaction). SQLite:
+// the vector is little-endian float32s, compared with sqlite-vec's vec_distance_cosine (the extension is loaded on
+// every connection, lib/db/client.ts). PostgreSQL: with the pgvector extension, in a `pgvector` column added at
+// start; without it (CREATE EXTENSION fails) recall is lexical only and says so.
+
+type Client = typeof db | Tx;
+
+export type VectorStore = { kind: "sqlite-vec" | "pgvector" } | { kind: "none"; reason: string };
+
+let detected: Promise<VectorStore> | undefined;
+
+/** Where this database keeps vectors, found once per process (PostgreSQL: pgvector is created when it can be). */
+export function vectorStore(): Promise<VectorStore> {
+  detected ??= detect().catch((e: unknown) => ({
+    kind: "none" as const,
+    reason: e instanceof Error ? e.message : String(e),
+  }));
+  return detected;
+}
+
+async function detect(): Promise<VectorStore> {
+  if (databaseKind(env.DATABASE_URL) === "sqlite") {
+    try {
+      await db.$queryRawUnsafe("SELECT vec_version() AS v");
+      return { kind: "sqlite-vec" };
+    } catch {
+      return {
+        kind: "none",
+        reason: `sqlite-vec could not be loaded: ${vectorExtensionError() ?? "unknown"}`,
+      };
+    }
+  }
+  try {
+    await db.$executeRawUnsafe("CREATE EXTENSION IF NOT EXISTS vector");
+  } catch (e) {
+    const text = e instanceof Error ? e.message : String(e);
+    const why = /Message: `(.*)`/.exec(text)?.[1] ?? text.trim().split("\n").at(-1);
+    return { kind: "none", reason: `the PostgreSQL extension pgvector is not available (${why})` };
+  }
+  await db.$executeRawUnsafe(`ALTER TABLE "MessageEmbedding" ADD COLUMN IF NOT EXISTS "pgvector" vector`);
+  return { kind: "pgvector" };
+}
+
+const toBytes = (vector: number[]) => Buffer.from(new Float32Array(vector).buffer);
+const pgVector = (vector: number[]) => `[${vector.join(",")}]`;
+const ph = (n: number, from: number, sqlite: boolean) =>
+  Array.from({ length: n }, (_, i) => (sqlite ? "?" : `$${from + i}`));
+
+/**
+ * Stores (or replaces) embeddings made by `model`. Owner and conversation are read from the message's own rows; a
+ * message deleted meanwhile gets none.
+ */
+export async function storeEmbeddings(
+  { model, items }: { model: string; items: { messageId: string; vector: number[] }[] },
+  opts: { tx?: Tx } = {},
+): Promise<void> {
+  const store = await vectorStore();
+  if (store.kind === "none" || items.length === 0) return;
+  const client: Client = opts.tx ?? db;
+  const sqlite = store.kind === "sqlite-vec";
+  for (const { messageId, vector } of items) {
+    const [a, b, c, d, e] = ph(5, 1, sqlite);
+    const pg = !sqlite;
+    await client.$executeRawUnsafe(
+      `WITH v ("id", "model", "dims", "vector"${pg ? `, "pgvector"` : ""}) AS (
+         VALUES (${a}, ${b}, ${pg ? `${c}::int` : c}, ${pg ? `${d}::bytea` : d}${pg ? `, ${e}::vector` : ""})
+       )
+       INSERT INTO "MessageEmbedding" ("messageId", "userId", "sessionId", "model", "dims", "vector"${pg ? `, "pgvector"` : ""})
+       SELECT m."id", s."userId", m."sessionId", v."model", v."dims", v."vector"${pg ? `, v."pgvector"` : ""}
+       FROM v JOIN "ChatMessage" m ON m."id" = v."id" JOIN "ChatSession" s ON s."id" = m."sessionId"
+       WHERE true
+       ON CONFLICT ("messageId") DO UPDATE SET "model" = excluded."model", "dims" = excluded."dims",
+         "vector" = excluded."vector"${pg ? `, "pgvector" = excluded."pgvector"` : ""}`,
+      messageId,
+      model,
+      vector.length,
+      toBytes(vector),
+      ...(pg ? [pgVector(vector)] : []),
+    );
+  }
+}
+
+/**
+ * Up to `limit` indexed messages (user and assistant, with searchable text) that have no embedding by `model`, in
+ * index order after `afterDocId`: the backlog (older and imported messages) and each committed turn's messages.
+ */
+export async function messagesToEmbed(
+  { model, afterDocId, limit }: { model: string; afterDocId: number; limit: number },
+  opts: { tx?: Tx } = {},
+): Promise<{ docId: number; messageId: string; text: string }[]> {
+  const client: Client = opts.tx ?? db;
+  const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
+  const [a, b, c] = ph(3, 1, sqlite);
+  const rows = await client.$queryRawUnsafe<{ id: number | bigint; messageId: string; text: string }[]>(
+    `SELECT d."id", d."messageId", m."text"
+     FROM "SearchDoc" d
+     JOIN "ChatMessage" m ON m."id" = d."messageId"
+     LEFT JOIN "MessageEmbedding" e ON e."messageId" = d."messageId" AND e."model" = ${a}
+     WHERE d."id" > ${b} AND e."messageId" IS NULL AND m."status" <> 'streaming'
+     ORDER BY d."id" LIMIT ${c}`,
+    model,
+    afterDocId,
+    limit,
+  );
+  return rows.map((r) => ({ docId: Number(r.id), messageId: r.messageId, text: r.text }));
+}
+
+/**
+ * The messages nearest to `vector` (cosine) among one conversation's embeddings by `model`, or one user's: message
+ * id and distance, nearest first. Reads MessageEmbedding by its conversation or user index, never ChatMessage.
+ */
+export async function nearestMessages(
+  {
+    userId,
+    sessionId,
+    model,
+    vector,
+    limit,
+  }: { userId: string; sessionId?: string; model: string; vector: number[]; limit: number },
+  opts: { tx?: Tx } = {},
+): Promise<{ messageId: string; distance: number }[]> {
+  const store = await vectorStore();
+  if (store.kind === "none") return [];
+  const client: Client = opts.tx ?? db;
+  const sqlite = store.kind === "sqlite-vec";
+  const scope = sessionId === undefined ? [userId] : [userId, sessionId];
+  const [q, u, s] = ph(3, 1, sqlite);
+  const where = `e."userId" = ${u}${sessionId === undefined ? "" : ` AND e."sessionId" = ${s}`}`;
+  const [m, dims, lim] = ph(3, scope.length + 2, sqlite);
+  const distance = sqlite ? `vec_distance_cosine(e."vector", ${q})` : `e."pgvector" <=> ${q}::vector`;
+  const rows = await client.$queryRawUnsafe<{ messageId: string; distance: number }[]>(
+    `SELECT e."messageId", ${distance} AS distance FROM "MessageEmbedding" e
+     WHERE ${where} AND e."model" = ${m} AND e."dims" = ${dims}
+     ORDER BY distance, e."messageId" LIMIT ${lim}`,
+    sqlite ? toBytes(vector) : pgVector(vector),
+    ...scope,
+    model,
+    vector.length,
+    limit,
+  );
+  return rows.map((r) => ({ messageId: r.messageId, distance: Number(r.distance) }));
+}

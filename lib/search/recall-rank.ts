@@ -1,0 +1,261 @@
+import { type ExpansionGroups, expansionGroups } from "./expansions";
+import { isStopTerm, parseQuestion, type QuestionTerm } from "./question";
+import { ftsString, normalizeWord, pgLexeme, stemOf, tokenize } from "./terms";
+
+// How recall orders the index's matches for a question (docs/decisions/026-recall.md, "Ranking"), pure: the
+// database layer hands over what the engine matched, this decides the order. Deterministic: ties go to the newer
+// message, then the message id.
+
+/** A question as recall searches it: its content terms, and those as an FTS5 body match and a tsquery. */
+export interface QuestionShape {
+  terms: QuestionTerm[];
+  /** Words of the expansion groups (lib/search/expansions.ts) of a term, which stand for that term (`slot`). */
+  expansions: { term: QuestionTerm; slot: number }[];
+  /** Adjacent content terms of the question ("support group", 松石手), matched as neighbours in a message. */
+  pairs: [QuestionTerm, QuestionTerm][];
+  /** FTS5: any of the terms (a word or its stem), inside `body : ( … )`. */
+  fts: string;
+  /** tsquery: any of the terms. */
+  pg: string;
+}
+
+export function shapeQuestion(text: string): QuestionShape {
+  const { terms } = parseQuestion(text);
+  // Typed-search prefixes do not apply to a question sent whole: the last word is complete.
+  const whole = terms.map((t) => ({ ...t, prefix: t.prefix && [...t.term].length === 1 }));
+  const byTerm = new Map(whole.map((t) => [t.term, t]));
+  const order = tokenize(text)
+    .map((t) => byTerm.get(t.term))
+    .filter((t): t is QuestionTerm => t !== undefined);
+  const pairs: [QuestionTerm, QuestionTerm][] = [];
+  for (let i = 0; i + 1 < order.length; i++) {
+    const a = order[i] as QuestionTerm;
+    const b = order[i + 1] as QuestionTerm;
+    if (a.term !== b.term) pairs.push([a, b]);
+  }
+  const expansions = expand(whole);
+  const searched = [...whole, ...expansions.map((e) => e.term)];
+  const fts = [
+    ...new Set(
+      searched.flatMap((t) => [
+        `${ftsString(t.term)}${t.prefix ? "*" : ""}`,
+        ...(t.stem ? [ftsString(t.stem)] : []),
+      ]),
+    ),
+  ].join(" OR ");
+  const pg = [
+    ...new Set(
+      searched.flatMap((t) => [
+        `${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`,
+        ...(t.stem ? [pgLexeme(t.stem)] : []),
+      ]),
+    ),
+  ].join(" | ");
+  return { terms: whole, expansions, pairs, fts, pg };
+}
+
+/** At most this many expansion words are searched per question, so a question stays a bounded query. */
+const MAX_EXPANSIONS = 48;
+let groups: ExpansionGroups | undefined;
+
+/** The other words of the groups each content term belongs to, each standing for that term. */
+function expand(terms: QuestionTerm[]): { term: QuestionTerm; slot: number }[] {
+  groups ??= expansionGroups((w) => stemOf(normalizeWord(w)) ?? normalizeWord(w));
+  const own = new Set(terms.flatMap((t) => [t.term, ...(t.stem ? [t.stem] : [])]));
+  const out: { term: QuestionTerm; slot: number }[] = [];
+  const seen = new Set<string>();
+  terms.forEach((t, slot) => {
+    const cjk = /[\p{scx=Han}]/u.test(t.term);
+    const ids = cjk ? groups?.cjk.get(t.term) : groups?.latin.get(t.stem ?? t.term);
+    for (const g of ids ?? []) {
+      for (const word of groups?.groups[g] ?? []) {
+        const forms = /[\p{scx=Han}]/u.test(word)
+          ? tokenize(word)
+              .filter((x) => [...x.term].length === 2)
+              .map((x) => x.term)
+          : [normalizeWord(word)];
+        for (const f of forms) {
+          if (!f || own.has(f) || seen.has(f) || isStopTerm(f)) continue;
+          seen.add(f);
+          out.push({
+            term: { term: f, stem: /[\p{scx=Han}]/u.test(f) ? null : stemOf(f), prefix: false },
+            slot,
+          });
+        }
+      }
+    }
+  });
+  return out.slice(0, MAX_EXPANSIONS);
+}
+
+/** One match of the index, as the database layer read it. */
+export interface LexicalCandidate {
+  messageId: string;
+  sessionId: string;
+  seq: number;
+  role: string;
+  createdAt: Date;
+  text: string;
+  /** The engine's own score (bm25 negated / ts_rank_cd): higher is better. */
+  engine: number;
+}
+
+export type Ranked<C extends LexicalCandidate> = C & { score: number };
+
+/** Weight of a question term held only by the partner (the other speaker's half of the exchange). */
+const PARTNER_WEIGHT = 0.5;
+const ALL_TERMS_BONUS = 0.5;
+/** A term covered by a word of its expansion group instead of itself. */
+const EXPANSION_WEIGHT = 0.6;
+const PHRASE_WEIGHT = 0.4;
+const ENGINE_WEIGHT = 0.15;
+/** The recency prior: the newest candidate gains this much over the oldest. */
+const RECENCY_WEIGHT = 0.05;
+/** What the user said weighs more than the assistant's answers: questions about oneself are answered by it. */
+const USER_WEIGHT = 0.3;
+
+/**
+ * Which of the question's terms a text holds (by index) and which of its adjacent pairs appear adjacent (a phrase).
+ * Only the text's words that could be a question term are stemmed: stemming every word was most of the cost.
+ */
+function profile(text: string, question: QuestionShape) {
+  const held = new Set<number>();
+  const adjacent = new Set<number>();
+  const { exact, stems, prefixes, pairIndex, all } = lookup(question);
+  let previous: number[] = [];
+  for (const t of tokenize(text)) {
+    const found = new Set<number>(exact.get(t.term));
+    if (!t.cjk && t.term.length >= 4 && prefixes.has(t.term.slice(0, 3))) {
+      const stem = stemOf(t.term);
+      if (stem) for (const k of stems.get(stem) ?? []) found.add(k);
+    }
+    if (t.cjk) {
+      // A one-character question term matches the bigrams it starts, as in the index.
+      for (const k of exact.get([...t.term][0] ?? "") ?? []) if (all[k]?.prefix) found.add(k);
+    }
+    const now = [...found];
+    for (const k of now) held.add(k);
+    for (const a of previous)
+      for (const b of now) {
+        const pair = pairIndex.get(`${a} ${b}`);
+        if (pair !== undefined) adjacent.add(pair);
+      }
+    previous = now;
+  }
+  return { held, adjacent };
+}
+
+const lookups = new WeakMap<QuestionShape, ReturnType<typeof buildLookup>>();
+const lookup = (q: QuestionShape) => {
+  let l = lookups.get(q);
+  if (!l) {
+    l = buildLookup(q);
+    lookups.set(q, l);
+  }
+  return l;
+};
+
+/** The question's terms by their forms: exact words, stems (a word of the text whose stem is one), pairs. */
+function buildLookup(question: QuestionShape) {
+  const exact = new Map<string, number[]>();
+  const stems = new Map<string, number[]>();
+  const add = (m: Map<string, number[]>, key: string, k: number) => m.set(key, [...(m.get(key) ?? []), k]);
+  const all = [...question.terms, ...question.expansions.map((e) => e.term)];
+  all.forEach((t, k) => {
+    add(exact, t.term, k);
+    if (t.stem) {
+      add(exact, t.stem, k);
+      add(stems, t.stem, k);
+    }
+    const own = stemOf(t.term);
+    add(stems, own ?? t.term, k);
+  });
+  const prefixes = new Set([...stems.keys()].map((x) => x.slice(0, 3)));
+  const index = new Map(question.terms.map((t, k) => [t.term, k]));
+  const pairIndex = new Map<string, number>();
+  question.pairs.forEach(([a, b], i) => {
+    pairIndex.set(`${index.get(a.term)} ${index.get(b.term)}`, i);
+  });
+  return { exact, stems, prefixes, pairIndex, all };
+}
+
+/** Profiles of the last question's candidates: both passes of one recall read the same texts. */
+const profileCache: { question?: QuestionShape; byId: Map<string, ReturnType<typeof profile>> } = {
+  byId: new Map(),
+};
+function cachedProfile(id: string, text: string, question: QuestionShape) {
+  if (profileCache.question !== question) {
+    profileCache.question = question;
+    profileCache.byId = new Map();
+  }
+  let p = profileCache.byId.get(id);
+  if (!p) {
+    p = profile(text, question);
+    profileCache.byId.set(id, p);
+  }
+  return p;
+}
+
+/**
+ * The candidates best first. Each question term weighs by how rare it is among the candidates (a word every match
+ * holds tells them apart the least); a message scores the weighted share of terms it holds (terms only its partner
+ * holds count half), more when it holds all of them, more for each of the question's adjacent pairs it holds
+ * adjacent (a phrase), then the engine's score and a small recency prior.
+ */
+export function rankCandidates<C extends LexicalCandidate>(
+  question: QuestionShape,
+  candidates: C[],
+  partnerTexts: Map<string, string>,
+): Ranked<C>[] {
+  if (candidates.length === 0) return [];
+  const profiles = candidates.map((c) => cachedProfile(c.messageId, c.text, question));
+  const partners = candidates.map((c) => {
+    const t = partnerTexts.get(c.messageId);
+    return t === undefined ? null : profile(t, question);
+  });
+  // Each content term is a slot; a message covers it by the term itself or, for less, by one of its expansions.
+  const n = question.terms.length;
+  const slotTerms = question.terms.map((_, k) => [
+    k,
+    ...question.expansions.flatMap((e, i) => (e.slot === k ? [n + i] : [])),
+  ]);
+  const coverage = (held: Set<number>, k: number) =>
+    held.has(k) ? 1 : (slotTerms[k] as number[]).some((x) => held.has(x)) ? EXPANSION_WEIGHT : 0;
+  const weights = question.terms.map((_, k) => {
+    const df = profiles.filter((p) => coverage(p.held, k) > 0).length;
+    return Math.log(1 + (candidates.length + 1) / (df + 0.5));
+  });
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  const bestEngine = Math.max(...candidates.map((c) => c.engine), Number.MIN_VALUE);
+  const times = candidates.map((c) => c.createdAt.getTime());
+  const oldest = Math.min(...times);
+  const span = Math.max(...times) - oldest || 1;
+  return candidates
+    .map((c, i) => {
+      const p = profiles[i] as ReturnType<typeof profile>;
+      const partner = partners[i];
+      let covered = 0;
+      let all = true;
+      question.terms.forEach((_, k) => {
+        const w = weights[k] as number;
+        const own = coverage(p.held, k);
+        if (own < 1) all = false;
+        covered += w * Math.max(own, partner ? coverage(partner.held, k) * PARTNER_WEIGHT : 0);
+      });
+      const phrases = p.adjacent.size;
+      const score =
+        covered / total +
+        (all ? ALL_TERMS_BONUS : 0) +
+        (question.pairs.length ? (PHRASE_WEIGHT * phrases) / question.pairs.length : 0) +
+        (ENGINE_WEIGHT * Math.max(0, c.engine)) / bestEngine +
+        (RECENCY_WEIGHT * ((times[i] as number) - oldest)) / span +
+        (c.role === "user" ? USER_WEIGHT : 0);
+      return { ...c, score };
+    })
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        b.createdAt.getTime() - a.createdAt.getTime() ||
+        (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0),
+    );
+}
