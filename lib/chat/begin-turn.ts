@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { claimAttachments } from "@/lib/attachments/claim";
-import { type BuiltContext, buildContext, ContextBudgetError } from "@/lib/context";
+import { type BuiltContext, buildContext, ContextBudgetError, type ToolDefinition } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { readParts } from "@/lib/db/parts";
 import { getNode } from "@/lib/db/tree";
@@ -18,12 +18,14 @@ import {
 } from "@/lib/db/turns";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getModel, type Model } from "@/lib/llm";
+import { getModel, type Model, type ToolSpec } from "@/lib/llm";
+import type { UnavailableServer } from "@/lib/mcp";
 import { longTermSection, type MemoryItem, retryRefusal } from "@/lib/memory";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
+import { offeredTools, toolDefinitions, toolsKept, toolTrace } from "./offered-tools";
 import { seqsOf, type TurnRequest } from "./turn-request";
 
 type StoredMessage = { id: string; seq: number; parentId: string | null; createdAt: Date };
@@ -50,6 +52,9 @@ export interface TurnPlan {
   memory: MemoryItem[];
   memoryVersion: number | null;
   context: BuiltContext;
+  /** The tools offered to the model (those the context had room for), and the servers whose tools are missing. */
+  tools: ToolSpec[];
+  unavailableTools: UnavailableServer[];
   longTermMemory: boolean;
   /** The conversation's first question was just asked (not a retry or another version of its answer). */
   namesConversation: boolean;
@@ -86,6 +91,7 @@ export async function beginTurn({
   const leaseSeconds = env.TURN_LEASE_SECONDS;
   // Read before the transaction: the facts are the user's, not the session's, and mostly come from a cache.
   const longTerm = await loadLongTermMemory({ userId });
+  const offered = await offeredTools({ sessionId, userId, longTermMemory: longTerm.enabled });
   return inTransaction(async (tx) => {
     const lease = await takeLease(tx, {
       sessionId,
@@ -121,8 +127,13 @@ export async function beginTurn({
       question: questionItem,
       config,
       model: model.model,
+      tools: toolDefinitions(offered.tools),
     });
-    await recordContext(tx, { sessionId, answerId: answer.id, record: contextRecord(context) });
+    await recordContext(tx, {
+      sessionId,
+      answerId: answer.id,
+      record: contextRecord(context, offered.unavailable),
+    });
     return {
       userId,
       kind: request.kind,
@@ -136,6 +147,8 @@ export async function beginTurn({
       memory: memory.items,
       memoryVersion: memory.version,
       context,
+      tools: toolsKept(offered.tools, context),
+      unavailableTools: offered.unavailable,
       longTermMemory: longTerm.enabled,
       namesConversation: (request.kind === "ask" || request.kind === "edit") && question.seq === 1,
     };
@@ -214,6 +227,7 @@ function contextFor({
   question,
   config,
   model,
+  tools,
 }: {
   systemPrompt: string;
   longTerm: LongTermMemory;
@@ -221,6 +235,7 @@ function contextFor({
   question: MemoryItem;
   config: MemoryConfig;
   model: string;
+  tools: ToolDefinition[];
 }): BuiltContext {
   try {
     return buildContext({
@@ -238,6 +253,7 @@ function contextFor({
       tokenizer: config.tokenizer,
       maxTokens: config.contextMaxTokens,
       modelContextTokens: config.modelContextTokens,
+      tools,
     });
   } catch (e) {
     if (!(e instanceof ContextBudgetError)) throw e;
@@ -249,10 +265,11 @@ function contextFor({
   }
 }
 
-/** The context as the turn records it (TurnContext). */
-export function contextRecord(context: BuiltContext) {
+/** The context as the turn records it (TurnContext), with the tools offered and the servers missing. */
+export function contextRecord(context: BuiltContext, unavailable: readonly UnavailableServer[] = []) {
   return {
     entries: context.entries,
+    tools: toolTrace(context, unavailable),
     tokenEstimate: context.tokenEstimate,
     policy: context.policyId,
     model: context.model,

@@ -9,8 +9,11 @@ import {
 import { ContextBudgetError } from "./errors";
 import { type EncodingName, renderedText, type Tokenizer, tokenizerFor } from "./tokenizer";
 
-/** `fact`: the long-term memory section; `tool`: a tool step of this turn (a call and its results). */
-export type ContextSource = "system" | "summary" | "fact" | "history" | "current" | "tool";
+/**
+ * `fact`: the long-term memory section; `tool`: a tool step of this turn (a call and its results); `tools`: a tool
+ * definition offered to the model (sent beside the messages, counted like them).
+ */
+export type ContextSource = "system" | "summary" | "fact" | "history" | "current" | "tool" | "tools";
 
 /** One line of the per-turn record: where an item came from and what it costs. */
 export interface ContextEntry {
@@ -47,11 +50,19 @@ export interface ContextBudget {
   answerReserve: number;
 }
 
+/** A tool the turn may offer the model: its name and its definition as the model receives it. */
+export interface ToolDefinition {
+  name: string;
+  text: string;
+}
+
 export interface BuiltContext {
   /** In the order sent to the model; project with `toChatMessages` / `toResponsesInput`. */
   items: MemoryItem[];
   /** Parallel to `items`. */
   entries: ContextEntry[];
+  /** The tool definitions that fit (source `tools`, the tool's name as preview); their tokens are in `tokens`. */
+  tools: ContextEntry[];
   /** Real token count of the request: the entries plus the reply priming (`replyPriming`). */
   tokens: number;
   /** The same number as `tokens`, under the name the stored turn record uses (kept for compatibility). */
@@ -85,6 +96,18 @@ function entryFor(item: MemoryItem, source: ContextSource, tokenizer: Tokenizer)
   if (item.summaryMeta) entry.summary = { ...item.summaryMeta };
   if (item.imageUrls?.length) entry.images = [...item.imageUrls];
   return entry;
+}
+
+const sumTokens = (entries: readonly { tokens: number }[]) => entries.reduce((sum, e) => sum + e.tokens, 0);
+
+function toolEntry(tool: ToolDefinition, tokenizer: Tokenizer): ContextEntry {
+  return {
+    source: "tools",
+    role: "system",
+    chars: tool.text.length,
+    tokens: tokenizer.countText(tool.text),
+    preview: tool.name,
+  };
 }
 
 function droppedEntry(
@@ -191,8 +214,14 @@ export function buildContext({
   modelContextTokens,
   answerReserve,
   longTermMemory,
+  tools = [],
 }: {
   systemPrompt: string;
+  /**
+   * Tool definitions to offer. They are counted before any memory; when they do not fit beside the system prompt
+   * and the question they are all left out (dropped, reason `budget`) rather than failing the turn.
+   */
+  tools?: readonly ToolDefinition[];
   /** The user's long-term facts as one section (lib/memory longTermSection), sent right after the system prompt. */
   longTermMemory?: { item: MemoryItem; facts: readonly LongTermFact[] } | null | undefined;
   memory: readonly MemoryItem[];
@@ -228,12 +257,20 @@ export function buildContext({
   }
 
   let longTerm = longTermMemory ?? null;
+  let toolEntries = tools.map((t) => toolEntry(t, tokenizer));
   if (budget) {
     const questionTokens = count(question);
-    const fixed = (system ? count(system) : 0) + questionTokens + tokenizer.replyPriming;
+    let fixed = (system ? count(system) : 0) + questionTokens + tokenizer.replyPriming;
     if (fixed > budget.limit) {
       throw new ContextBudgetError({ questionTokens, requiredTokens: fixed, budget: budget.limit });
     }
+    const toolTokens = sumTokens(toolEntries);
+    if (fixed + toolTokens > budget.limit) {
+      for (const e of toolEntries)
+        dropped.push({ source: "tools", role: "system", tokens: e.tokens, reason: "budget" });
+      toolEntries = [];
+    }
+    fixed += sumTokens(toolEntries);
     // The section has its own limit (LONG_TERM_MEMORY_MAX_TOKENS); it goes before any history when even it
     // does not fit.
     if (longTerm && fixed + count(longTerm.item) > budget.limit) {
@@ -274,10 +311,11 @@ export function buildContext({
       sourceMessageId: f.sourceMessageId,
     }));
   }
-  const tokens = entries.reduce((sum, entry) => sum + entry.tokens, 0) + tokenizer.replyPriming;
+  const tokens = sumTokens(entries) + sumTokens(toolEntries) + tokenizer.replyPriming;
   return {
     items: placed.map(({ item }) => item),
     entries,
+    tools: toolEntries,
     tokens,
     tokenEstimate: tokens,
     replyPriming: tokenizer.replyPriming,
@@ -299,7 +337,7 @@ export function withToolStep(
   tokenizer: Tokenizer = tokenizerFor(context.model),
 ): BuiltContext {
   const entries = [...context.entries, ...step.map((item) => entryFor(item, "tool", tokenizer))];
-  const tokens = entries.reduce((sum, entry) => sum + entry.tokens, 0) + context.replyPriming;
+  const tokens = sumTokens(entries) + sumTokens(context.tools) + context.replyPriming;
   return {
     ...context,
     items: [...context.items, ...step.map(cloneItem)],
