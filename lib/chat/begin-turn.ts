@@ -1,7 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { claimAttachments } from "@/lib/attachments/claim";
-import { type BuiltContext, buildContext, ContextBudgetError, type ToolDefinition } from "@/lib/context";
+import {
+  type BuiltContext,
+  buildContext,
+  ContextBudgetError,
+  type ToolDefinition,
+  withToolStep,
+} from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { type Lease, takeLease } from "@/lib/db/leases";
 import {
@@ -51,6 +57,8 @@ export interface TurnPlan {
   memory: MemoryItem[];
   memoryVersion: number | null;
   context: BuiltContext;
+  /** Tool steps already stored for this answer (a retried one's); the turn's own follow them. */
+  steps: MemoryItem[];
   /** The tools offered to the model (those the context had room for), and the servers whose tools are missing. */
   tools: ToolSpec[];
   unavailableTools: UnavailableServer[];
@@ -96,7 +104,7 @@ export async function beginTurn({
       { sessionId, userId, leaseId: randomUUID(), leaseSeconds, seqs: seqsOf(request) },
       { tx },
     );
-    const { question, answer } = await appendOrReopen(tx, { lease, request, model: model.model });
+    const { question, answer, steps = [] } = await appendOrReopen(tx, { lease, request, model: model.model });
     // The user's uploads become this message's attachments (422, rolled back, if one cannot be).
     const attached =
       "attachments" in request && request.attachments.length > 0
@@ -116,7 +124,7 @@ export async function beginTurn({
       parts: attached ?? question.parts ?? null,
       toolCallId: null,
     });
-    const context = contextFor({
+    const begun = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
       longTerm,
       memory: overrides.clientMemory ?? memory.items,
@@ -125,6 +133,8 @@ export async function beginTurn({
       model: model.model,
       tools: toolDefinitions(offered.tools),
     });
+    // A retried answer's tool steps stay: the new attempt is sent them, as the interrupted one was.
+    const context = steps.length > 0 ? withToolStep(begun, steps, config.tokenizer) : begun;
     await recordContext(
       { sessionId, answerId: answer.id, record: contextRecord(context, offered.unavailable) },
       { tx },
@@ -142,6 +152,7 @@ export async function beginTurn({
       memory: memory.items,
       memoryVersion: memory.version,
       context,
+      steps,
       tools: toolsKept(offered.tools, context),
       unavailableTools: offered.unavailable,
       longTermMemory: longTerm.enabled,
@@ -157,7 +168,7 @@ export async function beginTurn({
 async function appendOrReopen(
   tx: Tx,
   { lease, request, model }: { lease: Lease; request: TurnRequest; model: string },
-): Promise<{ question: Question; answer: StoredMessage }> {
+): Promise<{ question: Question; answer: StoredMessage; steps?: MemoryItem[] }> {
   const { sessionId } = lease;
   switch (request.kind) {
     case "ask":
@@ -177,16 +188,17 @@ async function appendOrReopen(
       return { question, answer };
     }
     case "retry": {
-      const { answer, question } = await getAnswerWithQuestion(
+      const { answer, question, steps } = await getAnswerWithQuestion(
         { sessionId, answerId: request.answerId },
         { tx },
       );
-      const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore });
+      const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore, steps: steps.length });
       if (refusal || !question) throw new AppError("conflict", refusal ?? "This answer cannot be retried.");
       const reopened = await reopenAnswer({ sessionId, answerId: request.answerId, model }, { tx });
       return {
         question: { ...question, parent: await nodeRef(tx, sessionId, question.parentId) },
         answer: reopened,
+        steps: steps.map(messageToItem),
       };
     }
   }

@@ -52,7 +52,7 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
     let context = plan.context;
     let answerSeq = plan.answer.seq;
     let answerParentId = plan.answer.parentId;
-    const steps: MemoryItem[] = [];
+    const steps: MemoryItem[] = [...plan.steps];
     for (let step = 0; ; step++) {
       const stream = streamAnswer({
         items: context.items,
