@@ -9,7 +9,7 @@ import { listServerConfigs } from "./servers";
 // turn's tool loop needs only `mcpToolsFor` and `callMcpTool`; neither throws.
 
 export type { McpServerConfig } from "./config";
-export type { ServerState, ServerStatus } from "./manager";
+export type { ServerStatus } from "./manager";
 
 // One manager per process, kept across Next.js dev reloads so server processes are not orphaned.
 const globalForMcp = globalThis as unknown as { recallMcpManager?: McpManager };
