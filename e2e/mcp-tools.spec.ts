@@ -49,6 +49,10 @@ test("a user switches an MCP server in a conversation; the model's call shows un
     await toggle.click();
     await done;
     await expect(toggle).not.toBeChecked();
+    // Escape closes the menu and gives the focus back to its button.
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("tools-menu-panel")).toBeHidden();
+    await expect(page.getByTestId("tools-menu")).toBeFocused();
     expect((await chat.send(call)).text).toContain(`${echo} is not offered`);
 
     // Switched on again: the model calls the tool and answers with its result.
