@@ -37,6 +37,8 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
   }, [open]);
 
   async function toggle(view: SessionToolsView, serverId: string) {
+    // Not disabled while saving (that would take the focus away, and Escape with it): a second click waits.
+    if (saving) return;
     const on = !view.servers[serverId];
     setSaving(serverId);
     setError(null);
@@ -94,7 +96,7 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
                       role="switch"
                       checked={data.servers[server.id] ?? false}
                       aria-checked={data.servers[server.id] ?? false}
-                      disabled={saving === server.id}
+                      aria-busy={saving === server.id}
                       onChange={() => toggle(data, server.id)}
                       data-testid="tool-server-switch"
                       data-server={server.name}
