@@ -173,6 +173,54 @@ describe.each(transports)("MCP tools in a turn over %s", (_name, serverOf) => {
   });
 });
 
+describe("an MCP tool step outside the chat", () => {
+  it("is shown to the admin's review, and an export and its import keep the pair", async () => {
+    const { db, turn } = await appWith([stdio()]);
+    const { userId, sessionId } = await createUserWithSession(db);
+    const events = await turn(sessionId, userId, tool("test__echo", { text: "kept in the export" }));
+    const callId =
+      toolEvents(events)[0]?.type === "tool_call" ? (toolEvents(events)[0] as { id: string }).id : "";
+
+    const { getSessionReviewPage } = await import("@/lib/db/admin-review");
+    const review = await getSessionReviewPage({ sessionId, limit: 50 });
+    const reviewed = review?.messages ?? [];
+    expect(reviewed.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(reviewed[1]?.toolCalls).toEqual([
+      { id: callId, name: "test__echo", arguments: expect.any(String) },
+    ]);
+    expect(reviewed[2]).toMatchObject({ toolCallId: callId });
+    expect(reviewed[2]?.text).toContain("kept in the export");
+
+    const { exportConversationForUser } = await import("@/lib/export/read");
+    const { importExportFile } = await import("@/lib/export/import");
+    const file = await exportConversationForUser({
+      userId,
+      sessionId,
+      branches: "tree",
+      attachments: "reference",
+    });
+    const imported = await importExportFile({
+      userId,
+      bytes: new TextEncoder().encode(JSON.stringify(file)),
+    });
+    const copy = imported.conversations[0]?.id ?? "";
+    const rows = await history(db, copy);
+    expect(rows.map((r) => r.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(rows[1]?.parts).toMatchObject({ toolCalls: [{ id: callId, name: "test__echo" }] });
+    expect(rows[2]?.toolCallId).toBe(callId);
+    // The imported conversation goes on from the pair.
+    const next = await turn(copy, userId, "and now?");
+    expect(next.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    const { entries } = await contextOf(db, answerIdOf(next));
+    expect(entries.filter((e) => e.source === "history").map((e) => e.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
+  });
+});
+
 describe("MCP servers that are missing", () => {
   it("a server that cannot start leaves its tools out, the trace says why, and the turn completes", async () => {
     expectConsoleWarn(/tool server broken is unavailable/);
