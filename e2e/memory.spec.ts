@@ -181,14 +181,19 @@ test.describe("conversation memory", () => {
     const { panel, entries } = await chat.openContext(-1);
     expect(entries.filter((e) => e.source === "history").map((e) => e.seq)).toEqual([3, 4]);
     await expect(panel.getByTestId("context-policy")).toHaveText("Window of the last 2 messages");
-    // Real token counts per entry, and a total that covers them all (plus the request's reply priming).
+    // Real token counts per entry and per tool definition offered, and a total that covers them all (plus the
+    // request's reply priming).
     const tokens = await entryTokens(panel);
     expect(tokens).toHaveLength(entries.length);
     expect(tokens.every((n) => n > 0)).toBe(true);
+    const toolTokens = await panel
+      .getByTestId("context-tool-tokens")
+      .evaluateAll((nodes) => nodes.map((n) => Number((n.textContent ?? "").replace(/\D/g, ""))));
+    expect(toolTokens.length).toBeGreaterThan(0);
     const total = Number(
       ((await panel.getByTestId("context-tokens").textContent()) ?? "").replace(/\D/g, ""),
     );
-    const sum = tokens.reduce((a, b) => a + b, 0);
+    const sum = [...tokens, ...toolTokens].reduce((a, b) => a + b, 0);
     expect(total).toBeGreaterThanOrEqual(sum);
     expect(total).toBeLessThan(sum + 10);
 

@@ -11,6 +11,7 @@ import { z } from "zod";
 // Tools: echo, slow (waits, honours cancellation), fail (throws), large (a big result), instructions (text that
 // reads like instructions), pid (the process id, so a test can kill it). MCP_TEST_GREETING (env) shows that the
 // configured environment reaches the process; a request's Authorization header is echoed by `whoami` over HTTP.
+// MCP_TEST_EXTRA_TOOLS=N adds N tools `lookup_<n>` (the benchmark offers 20).
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
@@ -55,6 +56,21 @@ function buildServer(auth: string | undefined): McpServer {
   server.registerTool("whoami", { description: "What the server was configured with." }, async () =>
     text(JSON.stringify({ greeting: process.env.MCP_TEST_GREETING ?? null, authorization: auth ?? null })),
   );
+  // Shaped like a typical real tool: a description and a small schema.
+  const extra = Number(process.env.MCP_TEST_EXTRA_TOOLS ?? 0);
+  for (let i = 1; i <= extra; i++) {
+    server.registerTool(
+      `lookup_${i}`,
+      {
+        description: `Looks up records of kind ${i} by a query, newest first, at most limit of them.`,
+        inputSchema: {
+          query: z.string().max(200).describe("What to look for."),
+          limit: z.number().int().min(1).max(50).optional().describe("How many records at most."),
+        },
+      },
+      async ({ query }) => text(`no records of kind ${i} match ${query}`),
+    );
+  }
   return server;
 }
 

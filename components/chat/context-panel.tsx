@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import useSWR from "swr";
 import { getJson } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
+import { type ContextToolEntry, ContextTools } from "./context-tools";
 import { formatCount } from "./format";
 import { describePolicy, describeSummary } from "./memory-words";
 
@@ -31,6 +32,7 @@ interface TurnContextView {
   messageId: string;
   seq: number;
   entries: ContextEntry[];
+  tools?: ContextToolEntry[] | null;
   tokenEstimate: number;
   policy: string;
   model: string;
@@ -97,6 +99,7 @@ export function ContextPanel({ url, onClose }: { url: string; onClose: () => voi
             </span>{" "}
             · {t("context.model", { model: context.model })}
           </p>
+          <ContextTools tools={context.tools ?? []} />
           <ol className="space-y-1">
             {context.entries.map((entry, i) => (
               <li

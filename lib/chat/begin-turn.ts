@@ -1,7 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { claimAttachments } from "@/lib/attachments/claim";
-import { type BuiltContext, buildContext, ContextBudgetError } from "@/lib/context";
+import {
+  type BuiltContext,
+  buildContext,
+  ContextBudgetError,
+  type ToolDefinition,
+  withToolStep,
+} from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
 import { type Lease, takeLease } from "@/lib/db/leases";
 import {
@@ -17,7 +23,8 @@ import { getNode } from "@/lib/db/tree";
 import { recordContext } from "@/lib/db/turn-contexts";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getModel, type Model } from "@/lib/llm";
+import { getModel, type Model, type ToolSpec } from "@/lib/llm";
+import type { UnavailableServer } from "@/lib/mcp";
 import {
   composeContext,
   longTermSection,
@@ -29,6 +36,7 @@ import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
+import { offeredTools, toolDefinitions, toolsKept, toolTrace } from "./offered-tools";
 import { loadRecall } from "./recall";
 import { seqsOf, type TurnRequest } from "./turn-request";
 
@@ -56,6 +64,11 @@ export interface TurnPlan {
   memory: MemoryItem[];
   memoryVersion: number | null;
   context: BuiltContext;
+  /** Tool steps already stored for this answer (a retried one's); the turn's own follow them. */
+  steps: MemoryItem[];
+  /** The tools offered to the model (those the context had room for), and the servers whose tools are missing. */
+  tools: ToolSpec[];
+  unavailableTools: UnavailableServer[];
   longTermMemory: boolean;
   /** The conversation's first question was just asked (not a retry or another version of its answer). */
   namesConversation: boolean;
@@ -92,12 +105,13 @@ export async function beginTurn({
   const leaseSeconds = env.TURN_LEASE_SECONDS;
   // Read before the transaction: the facts are the user's, not the session's, and mostly come from a cache.
   const longTerm = await loadLongTermMemory({ userId });
+  const offered = await offeredTools({ sessionId, userId, longTermMemory: longTerm.enabled });
   return withTransaction(async (tx) => {
     const lease = await takeLease(
       { sessionId, userId, leaseId: randomUUID(), leaseSeconds, seqs: seqsOf(request) },
       { tx },
     );
-    const { question, answer } = await appendOrReopen(tx, { lease, request, model: model.model });
+    const { question, answer, steps = [] } = await appendOrReopen(tx, { lease, request, model: model.model });
     // The user's uploads become this message's attachments (422, rolled back, if one cannot be).
     const attached =
       "attachments" in request && request.attachments.length > 0
@@ -121,7 +135,7 @@ export async function beginTurn({
     const recall = overrides.clientMemory
       ? null
       : await loadRecall({ userId, sessionId, config, question, memory: memory.items }, { tx });
-    const context = contextFor({
+    const begun = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
       longTerm,
       recall,
@@ -129,8 +143,14 @@ export async function beginTurn({
       question: questionItem,
       config,
       model: model.model,
+      tools: toolDefinitions(offered.tools),
     });
-    await recordContext({ sessionId, answerId: answer.id, record: contextRecord(context) }, { tx });
+    // A retried answer's tool steps stay: the new attempt is sent them, as the interrupted one was.
+    const context = steps.length > 0 ? withToolStep(begun, steps, config.tokenizer) : begun;
+    await recordContext(
+      { sessionId, answerId: answer.id, record: contextRecord(context, offered.unavailable) },
+      { tx },
+    );
     return {
       userId,
       kind: request.kind,
@@ -144,6 +164,9 @@ export async function beginTurn({
       memory: memory.items,
       memoryVersion: memory.version,
       context,
+      steps,
+      tools: toolsKept(offered.tools, context),
+      unavailableTools: offered.unavailable,
       longTermMemory: longTerm.enabled,
       namesConversation: (request.kind === "ask" || request.kind === "edit") && question.seq === 1,
     };
@@ -157,7 +180,7 @@ export async function beginTurn({
 async function appendOrReopen(
   tx: Tx,
   { lease, request, model }: { lease: Lease; request: TurnRequest; model: string },
-): Promise<{ question: Question; answer: StoredMessage }> {
+): Promise<{ question: Question; answer: StoredMessage; steps?: MemoryItem[] }> {
   const { sessionId } = lease;
   switch (request.kind) {
     case "ask":
@@ -177,16 +200,17 @@ async function appendOrReopen(
       return { question, answer };
     }
     case "retry": {
-      const { answer, question } = await getAnswerWithQuestion(
+      const { answer, question, steps } = await getAnswerWithQuestion(
         { sessionId, answerId: request.answerId },
         { tx },
       );
-      const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore });
+      const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore, steps: steps.length });
       if (refusal || !question) throw new AppError("conflict", refusal ?? "This answer cannot be retried.");
       const reopened = await reopenAnswer({ sessionId, answerId: request.answerId, model }, { tx });
       return {
         question: { ...question, parent: await nodeRef(tx, sessionId, question.parentId) },
         answer: reopened,
+        steps: steps.map(messageToItem),
       };
     }
   }
@@ -227,6 +251,7 @@ function contextFor({
   question,
   config,
   model,
+  tools,
 }: {
   systemPrompt: string;
   longTerm: LongTermMemory;
@@ -235,6 +260,7 @@ function contextFor({
   question: MemoryItem;
   config: MemoryConfig;
   model: string;
+  tools: ToolDefinition[];
 }): BuiltContext {
   try {
     const composed = composeContext({
@@ -252,8 +278,9 @@ function contextFor({
       replyPriming: config.tokenizer.replyPriming,
       maxTokens: config.contextMaxTokens,
       modelContextTokens: config.modelContextTokens,
+      tools: tools.map((t) => ({ name: t.name, tokens: config.tokenizer.countText(t.text) })),
     });
-    return buildContext({ composed, policyId: config.policy.id, model, tokenizer: config.tokenizer });
+    return buildContext({ composed, tools, policyId: config.policy.id, model, tokenizer: config.tokenizer });
   } catch (e) {
     if (!(e instanceof ContextBudgetError)) throw e;
     throw new AppError(
@@ -264,10 +291,11 @@ function contextFor({
   }
 }
 
-/** The context as the turn records it (TurnContext). */
-export function contextRecord(context: BuiltContext) {
+/** The context as the turn records it (TurnContext), with the tools offered and the servers missing. */
+export function contextRecord(context: BuiltContext, unavailable: readonly UnavailableServer[] = []) {
   return {
     entries: context.entries,
+    tools: toolTrace(context, unavailable),
     tokenEstimate: context.tokenEstimate,
     policy: context.policyId,
     model: context.model,

@@ -3,12 +3,14 @@ import { resolveAttachmentRefs } from "@/lib/attachments/resolve";
 import { withToolStep } from "@/lib/context";
 import { appendToolStep } from "@/lib/db/messages";
 import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { callMcpTool, isMcpToolName } from "@/lib/mcp";
 import type { MemoryItem, ToolCall } from "@/lib/memory";
 import { contextRecord, type TurnPlan } from "./begin-turn";
 import { withStorageRetry } from "./commit-turn";
 import type { TurnEvent } from "./sse";
 import { type AnswerDraft, type AnswerResult, streamAnswer } from "./stream-answer";
-import { runTool, type ToolResult, toolsFor } from "./tools";
+import { runTool, type ToolContext, type ToolResult } from "./tools";
 
 /** How the model's part of a turn ended: its answer, the tool steps before it, and where the answer now sits. */
 export interface RunOutcome {
@@ -30,7 +32,8 @@ export interface TurnRun extends AsyncIterable<TurnEvent> {
  * Runs the model for a begun turn: meta, then the answer's deltas, running the tools the model asks for and
  * calling it again with their results, up to TOOL_MAX_STEPS steps (then it must answer in text). Each step is
  * stored before the next call, so a crash keeps what the tools did; the answer keeps its id and moves after the
- * steps. `signal` stops the model (the answer then ends interrupted with the text so far).
+ * steps. `signal` stops the model (the answer then ends interrupted with the text so far) and the tools: no call
+ * starts after it, and a step it interrupted is not stored, so nothing the tools returned is written after a stop.
  */
 export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
   let text = "";
@@ -38,8 +41,9 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
   async function* events(): AsyncGenerator<TurnEvent> {
     yield metaOf(plan);
     const maxSteps = env.TOOL_MAX_STEPS;
-    const tools = maxSteps > 0 ? toolsFor({ longTermMemory: plan.longTermMemory }) : [];
-    const toolContext = {
+    const tools = maxSteps > 0 ? plan.tools : [];
+    const offered = new Set(tools.map((t) => t.name));
+    const toolContext: ToolContext = {
       userId: plan.userId,
       sessionId: plan.lease.sessionId,
       questionId: plan.question.id,
@@ -48,7 +52,7 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
     let context = plan.context;
     let answerSeq = plan.answer.seq;
     let answerParentId = plan.answer.parentId;
-    const steps: MemoryItem[] = [];
+    const steps: MemoryItem[] = [...plan.steps];
     for (let step = 0; ; step++) {
       const stream = streamAnswer({
         items: context.items,
@@ -74,7 +78,9 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
         yield { type: "tool_call", id: call.id, name: call.name, arguments: call.arguments };
       const results: ToolResult[] = [];
       for (const call of calls) {
-        const result = await runTool(call, toolContext);
+        if (signal.aborted) break;
+        const result = await callTool(call, { offered, toolContext, signal });
+        if (signal.aborted) break;
         results.push(result);
         yield {
           type: "tool_result",
@@ -83,6 +89,14 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
           ok: result.ok,
           result: result.text,
         };
+      }
+      if (signal.aborted) {
+        const reason: unknown = signal.reason;
+        const interrupted = { status: "interrupted" as const, text: answer.outcome.text };
+        const stopped =
+          reason instanceof AppError ? { outcome: interrupted, failure: reason } : { outcome: interrupted };
+        outcome = { answer: stopped, steps, answerSeq };
+        return;
       }
       const stepItems: MemoryItem[] = [
         { role: "assistant", text: answer.outcome.text, toolCalls: calls, seq: answerSeq },
@@ -103,7 +117,7 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
           call: { text: answer.outcome.text, toolCalls: calls },
           results,
           model: plan.model.model,
-          context: contextRecord(context),
+          context: contextRecord(context, plan.unavailableTools),
         }),
       );
       if (!stored) {
@@ -132,6 +146,16 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
     },
     [Symbol.asyncIterator]: events,
   };
+}
+
+/** Runs one call: an MCP tool offered in this turn through its server, anything else as one of Recall's own. */
+async function callTool(
+  call: ToolCall,
+  { offered, toolContext, signal }: { offered: Set<string>; toolContext: ToolContext; signal: AbortSignal },
+): Promise<ToolResult> {
+  if (!isMcpToolName(call.name) || !offered.has(call.name)) return runTool(call, toolContext);
+  const result = await callMcpTool({ name: call.name, arguments: call.arguments, signal });
+  return { toolCallId: call.id, name: call.name, ok: result.ok, text: result.text };
 }
 
 function metaOf(plan: TurnPlan): TurnEvent {

@@ -84,3 +84,17 @@ export const answered = (e: unknown): e is RequestError => e instanceof RequestE
 export async function fetchOlderMessages<M>(url: string): Promise<{ messages: M[]; hasMore: boolean }> {
   return getJson<{ messages: M[]; hasMore: boolean }>(url);
 }
+
+/** The tool servers of a conversation: each enabled server and whether it is on here. */
+export interface SessionToolsView {
+  servers: Record<string, boolean>;
+  available: { id: string; name: string }[];
+}
+
+const sessionToolsUrl = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}/tools`;
+
+export const getSessionTools = (sessionId: string) => getJson<SessionToolsView>(sessionToolsUrl(sessionId));
+
+/** Switches one server on or off in the conversation (from its next answer); returns the new view. */
+export const switchSessionTool = (sessionId: string, serverId: string, on: boolean) =>
+  sendJson<SessionToolsView>(sessionToolsUrl(sessionId), "PATCH", { servers: { [serverId]: on } });

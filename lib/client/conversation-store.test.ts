@@ -150,6 +150,19 @@ describe("a question's turn", () => {
     ]);
   });
 
+  it("a turn stopped during a call drops the step that got no result (it was not stored)", () => {
+    const s = run(
+      open(),
+      ask,
+      meta("q2", "a2"),
+      { type: "toolStep", key: S, step: { id: "c1", name: "weather__forecast", arguments: "{}" } },
+      { type: "done", key: S, status: "interrupted" },
+    );
+    const answer = conv(s).messages.at(-1);
+    expect(answer?.status).toBe("interrupted");
+    expect(answer?.steps).toEqual([]);
+  });
+
   it("events of a turn go to its own conversation, not to the one on screen", () => {
     const s = run(open(), ask, { type: "newChatShown", draft: "" }, { type: "delta", key: S, text: "late" });
     expect(s.shown).toBe(NEW_CHAT);

@@ -236,10 +236,13 @@ function updateConversation(c: Conversation, action: ChatAction): Conversation {
     }
     case "done": {
       if (!c.turn) return c;
-      const change =
-        action.error === undefined
-          ? { status: action.status }
-          : { status: action.status, error: action.error };
+      // A step stopped before its result was never stored (a stopped turn writes none): it is not shown either.
+      const steps = c.turn.steps.filter((s) => s.ok !== undefined);
+      const change = {
+        status: action.status,
+        ...(action.error === undefined ? {} : { error: action.error }),
+        ...(steps.length === c.turn.steps.length ? {} : { steps }),
+      };
       return { ...c, messages: patchMessage(c.messages, c.turn.answerId, change) };
     }
     case "turnEnded":

@@ -11,7 +11,8 @@ import { type EncodingName, renderedText, type Tokenizer, tokenizerFor } from ".
 
 /**
  * `fact`: the long-term memory section; `recall`: the recalled-messages section itself (its header and envelope);
- * `recalled`: one message sent in that section; `tool`: a tool step of this turn (a call and its results).
+ * `recalled`: one message sent in that section; `tool`: a tool step of this turn (a call and its results); `tools`: a
+ * tool definition offered to the model (sent beside the messages, counted like them).
  */
 export type ContextSource =
   | "system"
@@ -21,7 +22,8 @@ export type ContextSource =
   | "recalled"
   | "history"
   | "current"
-  | "tool";
+  | "tool"
+  | "tools";
 
 /** One line of the per-turn record: where an item came from and what it costs. */
 export interface ItemEntry {
@@ -69,6 +71,12 @@ export interface DroppedEntry {
   reason: "budget" | "duplicate";
 }
 
+/** A tool the turn may offer the model: its name and its definition as the model receives it. */
+export interface ToolDefinition {
+  name: string;
+  text: string;
+}
+
 export interface BuiltContext {
   /** In the order sent to the model; project with `toChatMessages` / `toResponsesInput`. */
   items: MemoryItem[];
@@ -77,6 +85,8 @@ export interface BuiltContext {
    * entry per message it holds (the section entry then counts only its header and envelope).
    */
   entries: ContextEntry[];
+  /** The tool definitions that fit (source `tools`, the tool's name as preview); their tokens are in `tokens`. */
+  tools: ItemEntry[];
   /** Real token count of the request: the entries plus the reply priming (`replyPriming`). */
   tokens: number;
   /** The same number as `tokens`, under the name the stored turn record uses (kept for compatibility). */
@@ -96,6 +106,18 @@ export interface BuiltContext {
 export const PREVIEW_CHARS = 120;
 
 const preview = (text: string) => Array.from(text).slice(0, PREVIEW_CHARS).join("");
+
+const sumTokens = (entries: readonly { tokens: number }[]) => entries.reduce((sum, e) => sum + e.tokens, 0);
+
+function toolEntry(tool: ToolDefinition, tokenizer: Tokenizer): ItemEntry {
+  return {
+    source: "tools",
+    role: "system",
+    chars: tool.text.length,
+    tokens: tokenizer.countText(tool.text),
+    preview: tool.name,
+  };
+}
 
 function entryFor(item: MemoryItem, source: ItemEntry["source"], tokenizer: Tokenizer): ItemEntry {
   const text = renderedText(item);
@@ -118,11 +140,14 @@ function entryFor(item: MemoryItem, source: ItemEntry["source"], tokenizer: Toke
  */
 export function buildContext({
   composed,
+  tools = [],
   policyId,
   model,
   tokenizer = tokenizerFor(model),
 }: {
   composed: ComposedContext;
+  /** The definitions of the tools offered; those composeContext kept (`composed.tools`) are sent and counted. */
+  tools?: readonly ToolDefinition[];
   policyId: string;
   model: string;
   tokenizer?: Tokenizer;
@@ -164,10 +189,16 @@ export function buildContext({
     if (item.seq !== undefined) entry.seq = item.seq;
     return entry;
   });
-  const tokens = entries.reduce((sum, entry) => sum + entry.tokens, 0) + tokenizer.replyPriming;
+  const keptTools = new Set(composed.tools.map((t) => t.name));
+  const toolEntries = tools.filter((t) => keptTools.has(t.name)).map((t) => toolEntry(t, tokenizer));
+  for (const t of composed.droppedTools) {
+    dropped.push({ source: "tools", role: "system", tokens: t.tokens, reason: "budget" });
+  }
+  const tokens = sumTokens(entries) + sumTokens(toolEntries) + tokenizer.replyPriming;
   return {
     items: composed.placed.map(({ item }) => cloneItem(item)),
     entries,
+    tools: toolEntries,
     tokens,
     tokenEstimate: tokens,
     replyPriming: tokenizer.replyPriming,
@@ -190,7 +221,7 @@ export function withToolStep(
   tokenizer: Tokenizer = tokenizerFor(context.model),
 ): BuiltContext {
   const entries = [...context.entries, ...step.map((item) => entryFor(item, "tool", tokenizer))];
-  const tokens = entries.reduce((sum, entry) => sum + entry.tokens, 0) + context.replyPriming;
+  const tokens = sumTokens(entries) + sumTokens(context.tools) + context.replyPriming;
   return {
     ...context,
     items: [...context.items, ...step.map(cloneItem)],

@@ -1,6 +1,7 @@
 export {
   type BuiltContext,
   buildContext,
+  type ToolDefinition,
   withToolStep,
 } from "./build-context";
 export { ContextBudgetError } from "./errors";

@@ -105,16 +105,30 @@ export async function getAnswerWithQuestion(
 ) {
   const answer = await tx.chatMessage.findFirst({
     where: { id: answerId, sessionId },
-    select: { id: true, seq: true, role: true, status: true },
+    select: { id: true, seq: true, role: true, status: true, parentId: true },
   });
-  const question = answer
-    ? await tx.chatMessage.findUnique({
-        where: { sessionId_seq: { sessionId, seq: answer.seq - 1 } },
-        select: { ...questionSelect, role: true },
-      })
-    : null;
-  return { answer, question };
+  if (!answer) return { answer, question: null, steps: [] };
+  // The messages right before it, newest first: the tool steps it made (calls and results), then its question.
+  const before = await tx.chatMessage.findMany({
+    where: { sessionId, seq: { lt: answer.seq, gte: answer.seq - STEPS_BEFORE_ANSWER } },
+    orderBy: { seq: "desc" },
+    select: { ...questionSelect, role: true, toolCallId: true, status: true },
+  });
+  const isStep = (m: (typeof before)[number]) =>
+    m.role === "tool" || (m.role === "assistant" && readParts(m.parts).toolCalls.length > 0);
+  const at = before.findIndex((m) => !isStep(m));
+  const steps = before.slice(0, at < 0 ? before.length : at).reverse();
+  // Steps on the answer's own path only (each row's parent is the one before it, the answer's the last step).
+  const path = [before[at], ...steps];
+  const onPath = path.every((m, i) => i === 0 || m?.parentId === path[i - 1]?.id);
+  if (!onPath || (steps.length > 0 && answer.parentId !== steps.at(-1)?.id)) {
+    return { answer, question: null, steps: [] };
+  }
+  return { answer, question: at < 0 ? null : (before[at] ?? null), steps };
 }
+
+/** How far back a retried answer's question may be: its tool steps are at most this many messages. */
+const STEPS_BEFORE_ANSWER = 64;
 
 /**
  * Empties an answer for another attempt: status `streaming`, its old recorded context removed; it becomes the

@@ -7,6 +7,8 @@ import { db, type TxOption } from "./client";
 
 export interface ContextRecord {
   entries: unknown;
+  /** The tool definitions offered (with their tokens) and the tool servers that were unavailable. */
+  tools?: unknown;
   tokenEstimate: number;
   policy: string;
   model: string;
@@ -22,6 +24,7 @@ export async function recordContext(
       sessionId,
       messageId: answerId,
       entries: record.entries as object,
+      ...(record.tools === undefined ? {} : { tools: record.tools as object }),
       tokenEstimate: record.tokenEstimate,
       policy: record.policy,
       model: record.model,
@@ -87,7 +90,9 @@ export async function getTurnContextByMessageId(
   const select = {
     id: true,
     seq: true,
-    context: { select: { entries: true, tokenEstimate: true, policy: true, model: true, createdAt: true } },
+    context: {
+      select: { entries: true, tools: true, tokenEstimate: true, policy: true, model: true, createdAt: true },
+    },
   } as const;
   let row = await tx.chatMessage.findUnique({ where: { id: message.id }, select });
   // A question's context is its answer's: down the newest version, past any tool steps, to the first message

@@ -9,7 +9,7 @@ import { listServerConfigs } from "./servers";
 // turn's tool loop needs only `mcpToolsFor` and `callMcpTool`; neither throws.
 
 export type { McpServerConfig } from "./config";
-export type { ServerState, ServerStatus } from "./manager";
+export type { ServerStatus } from "./manager";
 
 // One manager per process, kept across Next.js dev reloads so server processes are not orphaned.
 const globalForMcp = globalThis as unknown as { recallMcpManager?: McpManager };
@@ -53,11 +53,11 @@ export async function mcpToolsFor({
   sessionId: string;
   userId: string;
 }): Promise<McpTools> {
-  const [configs, switches] = await Promise.all([
-    listServerConfigs(),
-    getSessionMcpSwitches({ sessionId, userId }),
-  ]);
-  const chosen = configs.filter((c) => c.enabled && switches?.[c.id] !== false);
+  const enabled = (await listServerConfigs()).filter((c) => c.enabled);
+  // Without any server there is nothing to switch: a turn then pays one small read, not two.
+  if (enabled.length === 0) return { tools: [], unavailable: [] };
+  const switches = await getSessionMcpSwitches({ sessionId, userId });
+  const chosen = enabled.filter((c) => switches?.[c.id] !== false);
   const results = await Promise.all(chosen.map(async (c) => ({ c, listed: await mcpManager.toolsOf(c) })));
   const tools: ToolSpec[] = [];
   const unavailable: UnavailableServer[] = [];

@@ -32,10 +32,19 @@ export interface ContextBudget {
   answerReserve: number;
 }
 
+/** A tool definition offered to the model, by name, with what it costs. */
+export interface ToolCost {
+  name: string;
+  tokens: number;
+}
+
 export interface ComposedContext {
   /** In the order sent. */
   placed: PlacedItem[];
   dropped: DroppedItem[];
+  /** The tool definitions sent, and those left out because they did not fit beside the question. */
+  tools: ToolCost[];
+  droppedTools: ToolCost[];
   /** `null` when no budget was given (nothing is dropped for size). */
   budget: ContextBudget | null;
 }
@@ -145,6 +154,7 @@ export function composeContext({
   maxTokens,
   modelContextTokens,
   answerReserve,
+  tools = [],
 }: {
   systemPrompt: string;
   memory: readonly MemoryItem[];
@@ -162,6 +172,11 @@ export function composeContext({
   modelContextTokens?: number | undefined;
   /** Tokens kept for the answer (default `DEFAULT_ANSWER_RESERVE_TOKENS`); only used with a budget. */
   answerReserve?: number | undefined;
+  /**
+   * Tool definitions to offer. They are counted before any memory; when they do not fit beside the system prompt
+   * and the question they are all left out rather than failing the turn.
+   */
+  tools?: readonly ToolCost[];
 }): ComposedContext {
   const budget = budgetFor({ maxTokens, modelContextTokens, answerReserve });
   const dropped: DroppedItem[] = [];
@@ -184,11 +199,20 @@ export function composeContext({
 
   let longTermSection = longTerm ?? null;
   let recallLeft = Number.POSITIVE_INFINITY;
+  let keptTools = [...tools];
+  let droppedTools: ToolCost[] = [];
   if (budget) {
     const questionTokens = count(question);
-    const fixed = (system ? count(system) : 0) + questionTokens + replyPriming;
+    let fixed = (system ? count(system) : 0) + questionTokens + replyPriming;
     if (fixed > budget.limit) {
       throw new ContextBudgetError({ questionTokens, requiredTokens: fixed, budget: budget.limit });
+    }
+    const toolTokens = tools.reduce((sum, t) => sum + t.tokens, 0);
+    if (fixed + toolTokens > budget.limit) {
+      droppedTools = keptTools;
+      keptTools = [];
+    } else {
+      fixed += toolTokens;
     }
     // The section has its own limit (LONG_TERM_MEMORY_MAX_TOKENS); it goes before any history when even it
     // does not fit.
@@ -237,5 +261,5 @@ export function composeContext({
   if (recalled) placed.push({ item: recalled.item, source: "recall", recall: recalled });
   for (const item of rest) if (!item.summary) placed.push({ item, source: sourceOf(item) });
   placed.push({ item: cloneItem(question), source: "current" });
-  return { placed, dropped, budget };
+  return { placed, dropped, budget, tools: keptTools, droppedTools };
 }

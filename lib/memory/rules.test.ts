@@ -141,6 +141,12 @@ describe("retryRefusal", () => {
       retryRefusal({ answer: { seq: 6, role: "assistant", status: "failed" }, question, lastSeq: 8 }),
     ).toMatch(/latest/);
   });
+  it("allows an answer after its tool steps, when the steps fill exactly the gap to its question", () => {
+    const answer = { seq: 8, role: "assistant", status: "interrupted" as const };
+    expect(retryRefusal({ answer, question, lastSeq: 8, steps: 2 })).toBeNull();
+    expect(retryRefusal({ answer, question, lastSeq: 8, steps: 1 })).toMatch(/no question/);
+    expect(retryRefusal({ answer, question, lastSeq: 8 })).toMatch(/no question/);
+  });
   it("refuses what is not an answer, or has no question before it", () => {
     expect(retryRefusal({ answer: null, question, lastSeq: 6 })).toMatch(/no such answer/);
     expect(

@@ -106,23 +106,26 @@ export function memoryAfterTurn({
 
 /**
  * Why an answer cannot be retried, or null when it can: only the newest message of the conversation, an
- * assistant answer that failed or was interrupted, right after the user question it answers.
+ * assistant answer that failed or was interrupted, right after the user question it answers — or after the tool
+ * steps (`steps` messages: calls and their results) it made for that question, which the retry keeps.
  */
 export function retryRefusal({
   answer,
   question,
   lastSeq,
+  steps = 0,
 }: {
   answer: { seq: number; role: string; status: HistoryStatus } | null;
   question: { seq: number; role: string } | null;
   lastSeq: number;
+  steps?: number;
 }): string | null {
   if (answer?.role !== "assistant") return "There is no such answer in this conversation.";
   if (answer.seq !== lastSeq) return "Only the latest answer can be retried.";
   if (answer.status !== "failed" && answer.status !== "interrupted") {
     return "Only a failed or interrupted answer can be retried.";
   }
-  if (question?.role !== "user" || question.seq !== answer.seq - 1) {
+  if (question?.role !== "user" || question.seq !== answer.seq - 1 - steps) {
     return "This answer has no question to answer again.";
   }
   return null;

@@ -1,6 +1,7 @@
 import { api } from "./api";
 import { counts } from "./counts";
 import { integrity } from "./integrity";
+import { mcp } from "./mcp";
 import { multi } from "./multi";
 import { profile } from "./profile";
 import type { RegisteredWorkload } from "./types";
@@ -32,5 +33,6 @@ export const WORKLOADS: RegisteredWorkload[] = [
   w3,
   w6,
   multi,
+  mcp,
   integrity,
 ];

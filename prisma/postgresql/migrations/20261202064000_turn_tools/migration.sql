@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TurnContext" ADD COLUMN     "tools" JSONB;
