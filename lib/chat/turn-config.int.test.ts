@@ -18,7 +18,8 @@ afterEach(closeApps);
 
 describe("memory configuration", () => {
   it("MEMORY_MAX_MESSAGES=3 sends exactly the last 3 history messages", async () => {
-    const { db, turn } = await loadApp({ MEMORY_MAX_MESSAGES: "3" });
+    // Recall off: this is the window alone (recall bringing the phrase back is tested in recall.int.test.ts).
+    const { db, turn } = await loadApp({ MEMORY_MAX_MESSAGES: "3", MEMORY_RECALL: "off" });
     const { userId, sessionId } = await createUserWithSession(db);
     await turn(sessionId, userId, "remember the phrase cobalt-9");
     await turn(sessionId, userId, "second");
