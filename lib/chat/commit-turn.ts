@@ -1,6 +1,7 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tokenizerFor } from "@/lib/context";
+import { memoryUsedOf } from "@/lib/context/memory-used";
 import { isStorageError } from "@/lib/db/errors";
 import {
   type CommitResult,
@@ -54,6 +55,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     status: outcome.status === "complete" ? "complete" : "interrupted",
     promptTokens: reported.promptTokens ?? plan.context.tokenEstimate,
     completionTokens: reported.completionTokens ?? tokenizerFor(plan.model.model).countText(outcome.text),
+    memoryUsed: memoryUsedOf(plan.context.entries),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { MemoryUsed } from "@/lib/context/memory-used";
+
 /** The events of a turn's stream, in order: meta, (delta | tool_call | tool_result)*, then done or error. */
 export type TurnEvent =
   | {
@@ -12,8 +14,17 @@ export type TurnEvent =
   | { type: "tool_call"; id: string; name: string; arguments: string }
   /** What the tool returned (JSON; `{ error }` when `ok` is false), as the model is sent it. */
   | { type: "tool_result"; id: string; name: string; ok: boolean; result: string }
-  /** The token counts are the provider's when it reports them, else counted with the model's tokenizer. */
-  | { type: "done"; status: "complete" | "interrupted"; promptTokens: number; completionTokens: number }
+  /**
+   * The token counts are the provider's when it reports them, else counted with the model's tokenizer.
+   * `memoryUsed`: what the answer used beyond its window (null: only the window), as a page of messages says it.
+   */
+  | {
+      type: "done";
+      status: "complete" | "interrupted";
+      promptTokens: number;
+      completionTokens: number;
+      memoryUsed?: MemoryUsed | null;
+    }
   | { type: "error"; code: string; message: string };
 
 /** One event as text/event-stream text. */
