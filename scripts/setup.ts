@@ -10,19 +10,18 @@ async function main() {
   loadEnvConfig(process.cwd());
   // Imported only now: lib/env.ts validates process.env when it is first loaded.
   const { env } = await import("@/lib/env");
-  const { createPrismaClient } = await import("@/lib/db/client");
+  const { db } = await import("@/lib/db/client");
   const applied = await migrateDatabase(env.DATABASE_URL);
   console.log(
     `Database ${redactUrl(env.DATABASE_URL)}: ${applied.length ? `applied ${applied.join(", ")}` : "up to date"}.`,
   );
 
-  const db = createPrismaClient(env.DATABASE_URL);
   try {
     // Messages written before search existed are indexed once (SQL alone cannot cut Chinese into terms).
     const { indexUnindexedMessages } = await import("@/lib/db/search");
     let indexed = 0;
     for (let afterId: string | undefined; ; ) {
-      const batch = await indexUnindexedMessages({ afterId }, db);
+      const batch = await indexUnindexedMessages({ afterId });
       if (batch.count === 0) break;
       indexed += batch.count;
       afterId = batch.lastId;

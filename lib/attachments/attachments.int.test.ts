@@ -24,7 +24,8 @@ async function app(vars: Record<string, string> = {}) {
   const { claimAttachments } = await import("./claim");
   const { resolveAttachmentRefs } = await import("./resolve");
   const { deleteUnsentAttachments } = await import("./cleanup");
-  const turns = await import("@/lib/db/turns");
+  const { withTransaction } = await import("@/lib/db/transaction");
+  const { getHistoryTail } = await import("@/lib/db/messages");
   const { env } = await import("@/lib/env");
   const signIn = (userId: string | null) =>
     vi.mocked(sessionClaims).mockResolvedValue(userId ? { uid: userId, ver: 0, sid: null } : null);
@@ -71,7 +72,8 @@ async function app(vars: Record<string, string> = {}) {
     claimAttachments,
     resolveAttachmentRefs,
     deleteUnsentAttachments,
-    turns,
+    withTransaction,
+    getHistoryTail,
   };
 }
 
@@ -247,8 +249,8 @@ describe("unsent uploads", () => {
     const old = (await a.post(userId, "old", "old.txt")).body.id;
     const recent = (await a.post(userId, "recent", "recent.txt")).body.id;
     const sent = (await a.post(userId, "sent", "sent.txt")).body.id;
-    await a.turns.inTransaction((tx) =>
-      a.claimAttachments(tx, { userId, messageId: question.id, ids: [sent] }),
+    await a.withTransaction((tx) =>
+      a.claimAttachments({ userId, messageId: question.id, ids: [sent] }, { tx }),
     );
     const dayAgo = new Date(Date.now() - 25 * 3600_000);
     await a.db.attachment.updateMany({ where: { id: { in: [old, sent] } }, data: { createdAt: dayAgo } });
@@ -278,7 +280,7 @@ describe("a message's attachments", () => {
       images.push((await a.post(userId, await png(10 + i, 10), `p${i}.png`)).body.id);
     const foreign = (await a.post(other, "not yours", "x.txt")).body.id;
     const claim = (ids: string[]) =>
-      a.turns.inTransaction((tx) => a.claimAttachments(tx, { userId, messageId: questionId, ids }));
+      a.withTransaction((tx) => a.claimAttachments({ userId, messageId: questionId, ids }, { tx }));
 
     await expect(claim(images)).rejects.toMatchObject({
       code: "validation_failed",
@@ -308,11 +310,11 @@ describe("a message's attachments", () => {
     const { userId, sessionId, questionId } = await conversation(a);
     const image = (await a.post(userId, await png(64, 48), "cat.png")).body.id;
     const notes = (await a.post(userId, "milk\neggs", "list.txt")).body.id;
-    await a.turns.inTransaction((tx) =>
-      a.claimAttachments(tx, { userId, messageId: questionId, ids: [image, notes] }),
+    await a.withTransaction((tx) =>
+      a.claimAttachments({ userId, messageId: questionId, ids: [image, notes] }, { tx }),
     );
 
-    const [history] = historyOf(await a.turns.getHistoryTail(a.db, { sessionId, throughSeq: 1, take: 1 }));
+    const [history] = historyOf(await a.getHistoryTail({ sessionId, throughSeq: 1, take: 1 }, { tx: a.db }));
     const item = history?.item;
     expect(item).toMatchObject({
       role: "user",
@@ -368,7 +370,7 @@ describe("a message's attachments", () => {
       (await a.post(userId, "some text", "b.txt")).body,
     ];
     const ids = uploads.map((u) => u.id);
-    await a.turns.inTransaction((tx) => a.claimAttachments(tx, { userId, messageId: questionId, ids }));
+    await a.withTransaction((tx) => a.claimAttachments({ userId, messageId: questionId, ids }, { tx }));
     const unsent = (await a.post(userId, "kept until sent or a day old", "c.txt")).body.id;
 
     const { deleteSessionForUser } = await import("@/lib/db/sessions");
@@ -392,8 +394,8 @@ describe("a message's attachments", () => {
     const admin = await createUser(a.db, "ADMIN");
     const sent = (await a.post(userId, await png(12, 12), "s.png")).body;
     const unsent = (await a.post(userId, "draft", "d.txt")).body;
-    await a.turns.inTransaction((tx) =>
-      a.claimAttachments(tx, { userId, messageId: questionId, ids: [sent.id] }),
+    await a.withTransaction((tx) =>
+      a.claimAttachments({ userId, messageId: questionId, ids: [sent.id] }, { tx }),
     );
 
     const { deleteUserForAdmin } = await import("@/lib/db/admin-users");

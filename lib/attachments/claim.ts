@@ -1,6 +1,6 @@
 import "server-only";
 import { claimAttachmentsForUser, setMessageParts } from "@/lib/db/attachments";
-import type { Tx } from "@/lib/db/client";
+import type { TxOption } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { attachmentRef } from "@/lib/memory/attachments";
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGES_PER_MESSAGE } from "./limits";
@@ -20,15 +20,15 @@ const invalid = (message: string) => new AppError("validation_failed", message);
  * The returned parts are what `messageToItem` (lib/chat/items.ts) turns into the question's memory item.
  */
 export async function claimAttachments(
-  tx: Tx,
   { userId, messageId, ids }: { userId: string; messageId: string; ids: readonly string[] },
+  { tx }: TxOption,
 ): Promise<AttachmentParts> {
   if (ids.length === 0) return { imageUrls: [], attachments: [] };
   if (new Set(ids).size !== ids.length) throw invalid("The same file is attached twice.");
   if (ids.length > MAX_ATTACHMENTS_PER_MESSAGE) {
     throw invalid(`A message can carry at most ${MAX_ATTACHMENTS_PER_MESSAGE} files.`);
   }
-  const rows = await claimAttachmentsForUser(tx, { userId, messageId, ids: [...ids] });
+  const rows = await claimAttachmentsForUser({ userId, messageId, ids: [...ids] }, { tx });
   if (rows.length !== ids.length) {
     throw invalid(
       "An attached file is no longer available (removed, already sent, or older than a day). Attach it again.",
@@ -55,6 +55,6 @@ export async function claimAttachments(
     ),
     attachments,
   };
-  await setMessageParts(tx, { messageId, parts });
+  await setMessageParts({ messageId, parts }, { tx });
   return parts;
 }

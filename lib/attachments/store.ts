@@ -29,7 +29,7 @@ export interface AttachmentStore {
  */
 export const databaseStore: AttachmentStore = {
   put: (id, { data, thumbnail }) => putAttachmentBlob({ attachmentId: id, data, thumbnail }),
-  get: (id, within) => getAttachmentBlobData(within, { attachmentId: id }),
+  get: (id, within) => getAttachmentBlobData({ attachmentId: id }, { tx: within }),
   getThumbnail: (id) => getAttachmentBlobThumbnail({ attachmentId: id }),
   delete: (id) => deleteAttachmentBlob({ attachmentId: id }),
 };

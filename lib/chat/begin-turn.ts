@@ -3,19 +3,18 @@ import { randomUUID } from "node:crypto";
 import { claimAttachments } from "@/lib/attachments/claim";
 import { type BuiltContext, buildContext, ContextBudgetError } from "@/lib/context";
 import type { Tx } from "@/lib/db/client";
-import { readParts } from "@/lib/db/parts";
-import { getNode } from "@/lib/db/tree";
+import { type Lease, takeLease } from "@/lib/db/leases";
 import {
   appendRegeneratedAnswer,
   appendTurnMessages,
   getAnswerWithQuestion,
   getQuestionOf,
-  inTransaction,
-  type Lease,
-  recordContext,
   reopenAnswer,
-  takeLease,
-} from "@/lib/db/turns";
+} from "@/lib/db/messages";
+import { readParts } from "@/lib/db/parts";
+import { withTransaction } from "@/lib/db/transaction";
+import { getNode } from "@/lib/db/tree";
+import { recordContext } from "@/lib/db/turn-contexts";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getModel, type Model } from "@/lib/llm";
@@ -86,19 +85,16 @@ export async function beginTurn({
   const leaseSeconds = env.TURN_LEASE_SECONDS;
   // Read before the transaction: the facts are the user's, not the session's, and mostly come from a cache.
   const longTerm = await loadLongTermMemory({ userId });
-  return inTransaction(async (tx) => {
-    const lease = await takeLease(tx, {
-      sessionId,
-      userId,
-      leaseId: randomUUID(),
-      leaseSeconds,
-      seqs: seqsOf(request),
-    });
+  return withTransaction(async (tx) => {
+    const lease = await takeLease(
+      { sessionId, userId, leaseId: randomUUID(), leaseSeconds, seqs: seqsOf(request) },
+      { tx },
+    );
     const { question, answer } = await appendOrReopen(tx, { lease, request, model: model.model });
     // The user's uploads become this message's attachments (422, rolled back, if one cannot be).
     const attached =
       "attachments" in request && request.attachments.length > 0
-        ? await claimAttachments(tx, { userId, messageId: question.id, ids: request.attachments })
+        ? await claimAttachments({ userId, messageId: question.id, ids: request.attachments }, { tx })
         : null;
     const config = memoryConfig(storedMemorySettings(lease.memorySettings));
     const memory = await loadMemory(tx, {
@@ -122,7 +118,7 @@ export async function beginTurn({
       config,
       model: model.model,
     });
-    await recordContext(tx, { sessionId, answerId: answer.id, record: contextRecord(context) });
+    await recordContext({ sessionId, answerId: answer.id, record: contextRecord(context) }, { tx });
     return {
       userId,
       kind: request.kind,
@@ -156,25 +152,26 @@ async function appendOrReopen(
     case "edit": {
       const parent =
         request.kind === "ask" ? lease.activeLeaf : await parentFor(tx, sessionId, request.parentId);
-      const { question, answer } = await appendTurnMessages(tx, {
-        lease,
-        content: request.content,
-        model,
-        parentId: parent?.id ?? null,
-      });
+      const { question, answer } = await appendTurnMessages(
+        { lease, content: request.content, model, parentId: parent?.id ?? null },
+        { tx },
+      );
       return { question: { ...question, parent }, answer };
     }
     case "regenerate": {
-      const question = await getQuestionOf(tx, { sessionId, answerId: request.answerId });
+      const question = await getQuestionOf({ sessionId, answerId: request.answerId }, { tx });
       if (!question) throw new AppError("not_found", "There is no such answer in this conversation.");
-      const answer = await appendRegeneratedAnswer(tx, { lease, questionId: question.id, model });
+      const answer = await appendRegeneratedAnswer({ lease, questionId: question.id, model }, { tx });
       return { question, answer };
     }
     case "retry": {
-      const { answer, question } = await getAnswerWithQuestion(tx, { sessionId, answerId: request.answerId });
+      const { answer, question } = await getAnswerWithQuestion(
+        { sessionId, answerId: request.answerId },
+        { tx },
+      );
       const refusal = retryRefusal({ answer, question, lastSeq: lease.seqBefore });
       if (refusal || !question) throw new AppError("conflict", refusal ?? "This answer cannot be retried.");
-      const reopened = await reopenAnswer(tx, { sessionId, answerId: request.answerId, model });
+      const reopened = await reopenAnswer({ sessionId, answerId: request.answerId, model }, { tx });
       return {
         question: { ...question, parent: await nodeRef(tx, sessionId, question.parentId) },
         answer: reopened,
@@ -186,7 +183,7 @@ async function appendOrReopen(
 /** The message a new question may follow: a finished answer of this conversation (null: a new root). */
 async function parentFor(tx: Tx, sessionId: string, parentId: string | null) {
   if (parentId === null) return null;
-  const node = await getNode(tx, { sessionId, messageId: parentId });
+  const node = await getNode({ sessionId, messageId: parentId }, { tx });
   if (!node) throw new AppError("not_found", "The message to continue from is not in this conversation.");
   if (
     node.role !== "assistant" ||
@@ -202,7 +199,7 @@ async function parentFor(tx: Tx, sessionId: string, parentId: string | null) {
 
 async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
   if (id === null) return null;
-  const node = await getNode(tx, { sessionId, messageId: id });
+  const node = await getNode({ sessionId, messageId: id }, { tx });
   return node ? { id: node.id, seq: node.seq } : null;
 }
 

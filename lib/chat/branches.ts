@@ -1,7 +1,8 @@
 import "server-only";
 import { takeIdleSession } from "@/lib/db/sessions";
+import { putSnapshot } from "@/lib/db/snapshots";
+import { withTransaction } from "@/lib/db/transaction";
 import { newestLeafUnder, setActiveLeaf } from "@/lib/db/tree";
-import { inTransaction, putSnapshot } from "@/lib/db/turns";
 import { AppError } from "@/lib/errors";
 import { loadMemory } from "./memory";
 import { memoryConfig, storedMemorySettings } from "./memory-config";
@@ -21,25 +22,26 @@ export async function switchBranch({
   userId: string;
   messageId: string;
 }): Promise<{ id: string; seq: number }> {
-  return inTransaction(async (tx) => {
-    const session = await takeIdleSession(tx, {
-      sessionId,
-      userId,
-      busyMessage: "An answer is still being written. Switch versions when it is done.",
-    });
-    const leaf = await newestLeafUnder(tx, { sessionId, messageId });
+  return withTransaction(async (tx) => {
+    const session = await takeIdleSession(
+      {
+        sessionId,
+        userId,
+        busyMessage: "An answer is still being written. Switch versions when it is done.",
+      },
+      { tx },
+    );
+    const leaf = await newestLeafUnder({ sessionId, messageId }, { tx });
     if (!leaf) throw new AppError("not_found", "No such message in this conversation.");
     if (leaf.id === session.activeLeafId) return leaf;
-    await setActiveLeaf(tx, { sessionId, leaf });
+    await setActiveLeaf({ sessionId, leaf }, { tx });
     const config = memoryConfig(storedMemorySettings(session.memorySettings));
     const memory = await loadMemory(tx, { sessionId, leaf, startSeq: session.memoryStartSeq, config });
     if (memory.rebuilt) {
-      await putSnapshot(tx, {
-        sessionId,
-        items: memory.items,
-        policy: config.policy.id,
-        throughSeq: leaf.seq,
-      });
+      await putSnapshot(
+        { sessionId, items: memory.items, policy: config.policy.id, throughSeq: leaf.seq },
+        { tx },
+      );
     }
     return leaf;
   });

@@ -5,11 +5,11 @@ import { memoryUsedOf } from "@/lib/context/memory-used";
 import { isStorageError } from "@/lib/db/errors";
 import {
   type CommitResult,
-  getSnapshotBySessionId,
   salvageAnswerText,
   type TurnOutcome,
   commitTurn as writeTurn,
-} from "@/lib/db/turns";
+} from "@/lib/db/leases";
+import { getSnapshotBySessionId } from "@/lib/db/snapshots";
 import { type MemoryItem, memoryAfterTurn, restore } from "@/lib/memory";
 import { scheduleAutoTitle } from "./auto-title";
 import type { TurnPlan } from "./begin-turn";
@@ -88,7 +88,7 @@ async function commitAnswer(plan: TurnPlan, outcome: TurnOutcome, steps: MemoryI
       }),
     );
     if (committed !== "snapshot_moved") return { committed, items };
-    const current = await getSnapshotBySessionId(undefined, { sessionId: lease.sessionId });
+    const current = await getSnapshotBySessionId({ sessionId: lease.sessionId });
     memory = current ? restore(current.items) : [];
     // Summaries racing this commit again and again must not keep the answer from being stored.
     baseVersion = attempt >= 3 ? "any" : (current?.version ?? null);

@@ -23,7 +23,7 @@ export async function loadLongTermMemory({ userId }: { userId: string }): Promis
   if (!enabled) return { enabled: false, facts: [] };
   const hit = cache.get(userId);
   if (hit?.stamp === stamp) return { enabled: true, facts: hit.facts };
-  const facts = (await listActiveFacts(undefined, { userId })).map((f) => ({
+  const facts = (await listActiveFacts({ userId })).map((f) => ({
     id: f.id,
     text: f.text,
     sourceSessionId: f.sourceSessionId,

@@ -244,7 +244,7 @@ describe("summaries", () => {
       MEMORY_MAX_MESSAGES: "4",
       OFFLINE_MODEL_TOKEN_DELAY_MS: "40",
     });
-    const { replaceSnapshotItems } = await import("@/lib/db/turns");
+    const { replaceSnapshotItems } = await import("@/lib/db/snapshots");
     const { userId, sessionId } = await createUserWithSession(a.db);
     for (const text of ["one", "two"]) await a.turn(sessionId, userId, text);
     const stream = await a.startTurn({ sessionId, userId, input: { content: "three" } });

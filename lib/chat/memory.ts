@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db, Tx } from "@/lib/db/client";
+import { getSnapshotBySessionId } from "@/lib/db/snapshots";
 import { getPathTail } from "@/lib/db/tree";
-import { getSnapshotBySessionId } from "@/lib/db/turns";
 import {
   isSnapshotCurrent,
   MemoryFormatError,
@@ -39,7 +39,8 @@ export async function loadMemory(
     snapshot?: SnapshotRow;
   },
 ): Promise<{ items: MemoryItem[]; rebuilt: boolean; version: number | null }> {
-  const snap = snapshot === undefined ? await getSnapshotBySessionId(client, { sessionId }) : snapshot;
+  const snap =
+    snapshot === undefined ? await getSnapshotBySessionId({ sessionId }, { tx: client }) : snapshot;
   const throughSeq = leaf?.seq ?? 0;
   let stored: MemoryItem[] = [];
   if (snap) {
@@ -55,7 +56,10 @@ export async function loadMemory(
   }
   const tail = leaf
     ? historyOf(
-        await getPathTail(client, { sessionId, leafId: leaf.id, afterSeq: startSeq, take: config.tailRows }),
+        await getPathTail(
+          { sessionId, leafId: leaf.id, afterSeq: startSeq, take: config.tailRows },
+          { tx: client },
+        ),
       )
     : [];
   const carried = snap ? summariesOnPath(stored, { snapshotThroughSeq: snap.throughSeq, tail }) : [];

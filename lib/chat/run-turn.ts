@@ -1,7 +1,7 @@
 import "server-only";
 import { resolveAttachmentRefs } from "@/lib/attachments/resolve";
 import { withToolStep } from "@/lib/context";
-import { appendToolStep } from "@/lib/db/turns";
+import { appendToolStep } from "@/lib/db/messages";
 import { env } from "@/lib/env";
 import type { MemoryItem, ToolCall } from "@/lib/memory";
 import { contextRecord, type TurnPlan } from "./begin-turn";

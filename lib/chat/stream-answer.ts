@@ -1,6 +1,6 @@
 import "server-only";
 import { leaseKey, renewLeases, saveAnswerDrafts } from "@/lib/db/heartbeats";
-import type { Lease, TurnOutcome } from "@/lib/db/turns";
+import type { Lease, TurnOutcome } from "@/lib/db/leases";
 import { AppError } from "@/lib/errors";
 import { isAbortError, type Model, streamReply, type ToolSpec } from "@/lib/llm";
 import type { MemoryItem, ToolCall } from "@/lib/memory";
@@ -27,7 +27,14 @@ export const leaseLost = () =>
   new AppError("turn_in_progress", "Another turn took over this conversation, so this answer was stopped.");
 
 /** Every answer streaming in this process, kept alive together (one timer, two statements a beat). */
-const heartbeats = new Heartbeats({ renewLeases, saveAnswerDrafts, keyOf: leaseKey }, HEARTBEAT_MS);
+const heartbeats = new Heartbeats(
+  {
+    renewLeases: (leases, leaseSeconds) => renewLeases({ leases, leaseSeconds }),
+    saveAnswerDrafts: (drafts) => saveAnswerDrafts({ drafts }),
+    keyOf: leaseKey,
+  },
+  HEARTBEAT_MS,
+);
 
 /**
  * Keeps a turn alive while its answer streams and commits: renews the lease and saves the draft once a second, so

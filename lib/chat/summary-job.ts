@@ -1,5 +1,6 @@
 import "server-only";
-import { getSnapshotBySessionId, recordSummaryFailure, replaceSnapshotItems } from "@/lib/db/turns";
+import { recordSummaryFailure } from "@/lib/db/admin-audit";
+import { getSnapshotBySessionId, replaceSnapshotItems } from "@/lib/db/snapshots";
 import { getModel } from "@/lib/llm";
 import { summarizeWithModel } from "@/lib/llm/summarize";
 import { type MemoryItem, needsSummary, restore, summarize, summaryConfigFor } from "@/lib/memory";
@@ -44,7 +45,7 @@ export async function summariesSettled(): Promise<void> {
 async function summarizeSession({ sessionId, config }: { sessionId: string; config: MemoryConfig }) {
   const model = getModel();
   for (let attempt = 0; attempt < 3; attempt++) {
-    const snapshot = await getSnapshotBySessionId(undefined, { sessionId });
+    const snapshot = await getSnapshotBySessionId({ sessionId });
     if (!snapshot || snapshot.policy !== config.policy.id) return;
     const outcome = await summarize({
       items: restore(snapshot.items),

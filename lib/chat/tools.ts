@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type FactRow, forgetFacts, listActiveFacts, rememberFact } from "@/lib/db/memories";
-import { inTransaction } from "@/lib/db/turns";
+import { withTransaction } from "@/lib/db/transaction";
 import type { ToolSpec } from "@/lib/llm";
 import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall, terms } from "@/lib/memory";
 import { errorText } from "./stream-answer";
@@ -57,14 +57,17 @@ const remember: Tool<{ fact: string; subject?: string | undefined }> = {
       fact: row,
       superseded,
       duplicate,
-    } = await inTransaction((tx) =>
-      rememberFact(tx, {
-        userId: ctx.userId,
-        text: fact,
-        subject: (subject ? normalizeSubject(subject) : null) ?? subjectOf(fact),
-        sourceSessionId: ctx.sessionId,
-        sourceMessageId: ctx.questionId,
-      }),
+    } = await withTransaction((tx) =>
+      rememberFact(
+        {
+          userId: ctx.userId,
+          text: fact,
+          subject: (subject ? normalizeSubject(subject) : null) ?? subjectOf(fact),
+          sourceSessionId: ctx.sessionId,
+          sourceMessageId: ctx.questionId,
+        },
+        { tx },
+      ),
     );
     return {
       remembered: factView(row),
@@ -89,11 +92,11 @@ const forget: Tool<{ memory: string }> = {
   args: z.object({ memory: z.string().trim().min(1, "memory must not be empty").max(500) }),
   memory: true,
   run: async ({ memory }, ctx) => {
-    const forgotten = await inTransaction(async (tx) => {
-      const active = await listActiveFacts(tx, { userId: ctx.userId });
+    const forgotten = await withTransaction(async (tx) => {
+      const active = await listActiveFacts({ userId: ctx.userId }, { tx });
       const byId = active.find((f) => f.id === memory);
       const chosen = byId ? [byId] : matchFacts(active, memory);
-      return forgetFacts(tx, { userId: ctx.userId, ids: chosen.map((f) => f.id) });
+      return forgetFacts({ userId: ctx.userId, ids: chosen.map((f) => f.id) }, { tx });
     });
     return { forgotten: forgotten.filter((f) => f.supersededById === null).map(factView) };
   },
@@ -115,7 +118,7 @@ const searchMemories: Tool<{ query: string }> = {
   args: z.object({ query: z.string().trim().min(1, "query must not be empty").max(200) }),
   memory: true,
   run: async ({ query }, ctx) => {
-    const active = await listActiveFacts(undefined, { userId: ctx.userId });
+    const active = await listActiveFacts({ userId: ctx.userId });
     const hits = matchFactsRanked(active, query).slice(0, SEARCH_RESULTS);
     return { memories: hits.map((f) => ({ ...factView(f), sourceSessionId: f.sourceSessionId })) };
   },

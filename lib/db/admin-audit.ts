@@ -1,9 +1,10 @@
 import "server-only";
-import { db } from "./client";
+import { db, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 
-// The audit log as admins read it. Entries hold ids and counts only (never message content); an entry outlives
-// its actor, whose id is then null.
+// The audit log: the entry written on its own (a summary that failed; the others are written with the change
+// they record) and the log as admins read it. Entries hold ids and counts only (never message content); an entry
+// outlives its actor, whose id is then null.
 
 export interface AuditEntry {
   id: string;
@@ -37,4 +38,29 @@ export async function listAuditEntries({
   });
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (e) => ({ at: e.createdAt, id: e.id }) });
   return { entries: page, nextCursor };
+}
+
+/** Records that a summary could not be made (the originals were kept): ids and counts, never content. */
+export async function recordSummaryFailure(
+  {
+    sessionId,
+    status,
+    messages,
+  }: {
+    sessionId: string;
+    status: "blank" | "failed";
+    messages: number;
+  },
+  { tx = db }: TxOption = {},
+) {
+  await tx.auditLog.create({
+    data: {
+      actorId: null,
+      action: "memory.summary_failed",
+      targetType: "ChatSession",
+      targetId: sessionId,
+      details: { status, messages },
+    },
+    select: { id: true },
+  });
 }

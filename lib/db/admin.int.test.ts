@@ -17,16 +17,12 @@ import {
 import { listAuditEntries } from "./admin-audit";
 import { deleteUserForAdmin, listUsersForAdmin, updateUserForAdmin } from "./admin-users";
 import { databaseKind, db } from "./client";
+import { commitTurn, takeLease } from "./leases";
+import { appendTurnMessages, getHistoryTail } from "./messages";
+import { getSnapshotBySessionId } from "./snapshots";
 import { loggingClient, rowsReferring as rowsReferringIn, zeroEverywhere } from "./test-rows";
-import {
-  appendTurnMessages,
-  commitTurn,
-  getHistoryTail,
-  getSnapshotBySessionId,
-  inTransaction,
-  recordContext,
-  takeLease,
-} from "./turns";
+import { withTransaction } from "./transaction";
+import { recordContext } from "./turn-contexts";
 
 // Runs on SQLite and on PostgreSQL (one fresh database per project run, shared by the files of that run, which
 // run one after another). Every test makes its own rows.
@@ -51,21 +47,18 @@ async function createUser(role: Role = "USER", name = "Test") {
 
 /** Starts a turn with the pipeline's own queries: lease, question and empty answer, memory, recorded context. */
 async function beginTurn(sessionId: string, userId: string, content: string) {
-  return inTransaction(async (tx) => {
-    const lease = await takeLease(tx, {
-      sessionId,
-      userId,
-      leaseId: randomUUID(),
-      leaseSeconds: 60,
-      seqs: 2,
-    });
-    const { question, answer } = await appendTurnMessages(tx, {
-      lease,
-      content,
-      model: "test-model",
-      parentId: lease.activeLeaf?.id ?? null,
-    });
-    const tail = historyOf(await getHistoryTail(tx, { sessionId, throughSeq: question.seq - 1, take: 10 }));
+  return withTransaction(async (tx) => {
+    const lease = await takeLease(
+      { sessionId, userId, leaseId: randomUUID(), leaseSeconds: 60, seqs: 2 },
+      { tx },
+    );
+    const { question, answer } = await appendTurnMessages(
+      { lease, content, model: "test-model", parentId: lease.activeLeaf?.id ?? null },
+      { tx },
+    );
+    const tail = historyOf(
+      await getHistoryTail({ sessionId, throughSeq: question.seq - 1, take: 10 }, { tx }),
+    );
     const memory = rebuildFromTail(tail, policy);
     const questionItem = { role: "user" as const, text: question.text, seq: question.seq };
     const built = buildContext({
@@ -75,11 +68,14 @@ async function beginTurn(sessionId: string, userId: string, content: string) {
       policyId: policy.id,
       model: "m",
     });
-    await recordContext(tx, {
-      sessionId,
-      answerId: answer.id,
-      record: { entries: built.entries, tokenEstimate: built.tokenEstimate, policy: policy.id, model: "m" },
-    });
+    await recordContext(
+      {
+        sessionId,
+        answerId: answer.id,
+        record: { entries: built.entries, tokenEstimate: built.tokenEstimate, policy: policy.id, model: "m" },
+      },
+      { tx },
+    );
     return { lease, question, questionItem, answer, memory };
   });
 }
@@ -103,7 +99,7 @@ async function converse(userId: string, questions: string[], title = "Chat") {
         }),
         policy: policy.id,
         throughSeq: turn.answer.seq,
-        baseVersion: (await getSnapshotBySessionId(db, { sessionId: session.id }))?.version ?? null,
+        baseVersion: (await getSnapshotBySessionId({ sessionId: session.id }))?.version ?? null,
       },
     });
   }

@@ -5,7 +5,7 @@ import type { MessageRole, MessageStatus } from "@/lib/types";
 import { databaseKind, db, type Prisma } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { unsafeDeleteSessionById } from "./sessions";
-import { getTurnContextByMessageId } from "./turns";
+import { getTurnContextByMessageId } from "./turn-contexts";
 
 // Admin queries over every user's sessions. Callers must have checked the ADMIN role (route("admin", …) or the
 // admin layout); nothing here filters by owner. See docs/decisions/004-admin-console.md.

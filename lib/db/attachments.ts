@@ -1,6 +1,6 @@
 import "server-only";
 import { checkpointed } from "./checkpoint";
-import { db, type Tx } from "./client";
+import { db, type TxOption } from "./client";
 
 // Attachment rows and their database storage (AttachmentBlob). Every query a user can reach names the
 // user; the few without one are marked `unsafe` (the upload's own compensation, the unsent-cleanup, blobs by id
@@ -83,8 +83,8 @@ export async function countAttachmentsSinceForUser({ userId, since }: { userId: 
  * order of `ids`. Ids that are not the user's, already sent or gone are simply not claimed: the caller compares.
  */
 export async function claimAttachmentsForUser(
-  tx: Tx,
   { userId, messageId, ids }: { userId: string; messageId: string; ids: string[] },
+  { tx = db }: TxOption = {},
 ): Promise<AttachmentRow[]> {
   const rows = await tx.attachment.updateManyAndReturn({
     where: { id: { in: ids }, userId, messageId: null },
@@ -99,7 +99,10 @@ export async function claimAttachmentsForUser(
 }
 
 /** Stores the parts a message's attachments add to it (ChatMessage.parts). */
-export async function setMessageParts(tx: Tx, { messageId, parts }: { messageId: string; parts: object }) {
+export async function setMessageParts(
+  { messageId, parts }: { messageId: string; parts: object },
+  { tx = db }: TxOption = {},
+) {
   await tx.chatMessage.update({ where: { id: messageId }, data: { parts }, select: { id: true } });
 }
 
@@ -152,10 +155,10 @@ export async function putAttachmentBlob({
 }
 
 export async function getAttachmentBlobData(
-  client: Tx | undefined,
   { attachmentId }: { attachmentId: string },
+  { tx = db }: TxOption = {},
 ) {
-  const row = await (client ?? db).attachmentBlob.findUnique({
+  const row = await tx.attachmentBlob.findUnique({
     where: { attachmentId },
     select: { data: true },
   });

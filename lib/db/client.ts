@@ -15,8 +15,15 @@ import { type Prisma, PrismaClient as SqlitePrismaClient } from "@/lib/generated
 // and its PostgreSQL copy); their APIs are identical, so both are typed as the SQLite client.
 
 export type Db = SqlitePrismaClient;
-/** The client handed to `db.$transaction(async (tx) => …)`. */
+/** The client inside a transaction (lib/db/transaction.ts); the app's client `db` is one too, outside any. */
 export type Tx = Prisma.TransactionClient;
+/**
+ * The last argument of every query: `tx`, the caller's transaction (or another client, as tests and the bench
+ * pass), else the app's client `db`.
+ */
+export interface TxOption {
+  tx?: Tx | undefined;
+}
 export type DatabaseKind = "sqlite" | "postgresql";
 
 export type {

@@ -58,18 +58,20 @@ async function seed(marker: string, { updatedAt }: { updatedAt?: Date } = {}) {
     data: { sessionId: session.id, seq: 1, role: "user", text: `please remember ${marker} for me` },
   });
   await indexMessages(
-    db,
-    [
-      {
-        id: message.id,
-        sessionId: session.id,
-        userId: user.id,
-        role: "user",
-        text: message.text,
-        createdAt: message.createdAt,
-      },
-    ],
-    { fresh: true },
+    {
+      docs: [
+        {
+          id: message.id,
+          sessionId: session.id,
+          userId: user.id,
+          role: "user",
+          text: message.text,
+          createdAt: message.createdAt,
+        },
+      ],
+      fresh: true,
+    },
+    { tx: db },
   );
   const fact = await db.memoryFact.create({
     data: {

@@ -28,7 +28,7 @@ describe("batched heartbeat statements", () => {
       { sessionId: takenOver.sessionId, leaseId: "stale-turn" },
       { sessionId: deleted.sessionId, leaseId: "deleted" },
     ];
-    const renewed = await renewLeases(leases, 60);
+    const renewed = await renewLeases({ leases, leaseSeconds: 60 });
     expect([...renewed].sort()).toEqual(leases.slice(0, 3).map(leaseKey).sort());
     const rows = await app.db.chatSession.findMany({
       where: { id: { in: [...held, takenOver].map((h) => h.sessionId) } },
@@ -56,11 +56,13 @@ describe("batched heartbeat statements", () => {
     });
     const [a, b, done] = await app.db.chatMessage.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
     const texts = ["It's a \"quoted\" 'text' — 你好 ; DROP TABLE x; --", "second\nline"];
-    await saveAnswerDrafts([
-      { answerId: a?.id ?? "", text: texts[0] ?? "" },
-      { answerId: b?.id ?? "", text: texts[1] ?? "" },
-      { answerId: done?.id ?? "", text: "a late draft" },
-    ]);
+    await saveAnswerDrafts({
+      drafts: [
+        { answerId: a?.id ?? "", text: texts[0] ?? "" },
+        { answerId: b?.id ?? "", text: texts[1] ?? "" },
+        { answerId: done?.id ?? "", text: "a late draft" },
+      ],
+    });
     const rows = await app.db.chatMessage.findMany({ where: { sessionId }, orderBy: { seq: "asc" } });
     expect(rows.map((r) => [r.text, r.status])).toEqual([
       [texts[0], "streaming"],

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
-import { db } from "./client";
+import { db, type TxOption } from "./client";
 
 // The writes of the streaming answers' heartbeat (lib/chat/heartbeats.ts), batched: every answer streaming in this
 // process is kept alive by the same two statements per beat, whatever their number — not two statements each.
@@ -27,11 +27,14 @@ export const leaseKey = (lease: HeldLease) => `${lease.sessionId} ${lease.leaseI
  * its session deleted. Lease ids are random per turn, so a session matched by id whose lease id is in the list
  * holds its own turn's lease: the pairs read back say which.
  */
-export async function renewLeases(leases: readonly HeldLease[], leaseSeconds: number): Promise<Set<string>> {
+export async function renewLeases(
+  { leases, leaseSeconds }: { leases: readonly HeldLease[]; leaseSeconds: number },
+  { tx = db }: TxOption = {},
+): Promise<Set<string>> {
   const renewed = new Set<string>();
   const until = new Date(Date.now() + leaseSeconds * 1000);
   for (const part of chunks(leases)) {
-    const rows = await db.chatSession.updateManyAndReturn({
+    const rows = await tx.chatSession.updateManyAndReturn({
       where: { id: { in: part.map((l) => l.sessionId) }, leaseId: { in: part.map((l) => l.leaseId) } },
       data: { leaseUntil: until },
       select: { id: true, leaseId: true },
@@ -46,11 +49,14 @@ export async function renewLeases(leases: readonly HeldLease[], leaseSeconds: nu
  * Saves the text written so far of answers that are still streaming, in one UPDATE (per 500): a crash keeps what
  * the users already saw. An answer that was committed meanwhile is left alone.
  */
-export async function saveAnswerDrafts(drafts: readonly { answerId: string; text: string }[]): Promise<void> {
+export async function saveAnswerDrafts(
+  { drafts }: { drafts: readonly { answerId: string; text: string }[] },
+  { tx = db }: TxOption = {},
+): Promise<void> {
   for (const part of chunks(drafts)) {
     const texts = part.map((d) => Prisma.sql`WHEN ${d.answerId} THEN ${d.text}`);
     const ids = part.map((d) => d.answerId);
-    await db.$executeRaw`
+    await tx.$executeRaw`
       UPDATE "ChatMessage" SET "text" = CASE "id" ${Prisma.join(texts, " ")} END
       WHERE "id" IN (${Prisma.join(ids)}) AND "status" = 'streaming'`;
   }

@@ -1,6 +1,9 @@
 import "server-only";
+import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
-import { db, type Tx } from "./client";
+import { db, type TxOption } from "./client";
+import { type Cursor, keysetArgs, keysetPage } from "./cursor";
+import { withTransaction } from "./transaction";
 
 // Long-term facts (MemoryFact; docs/decisions/014-long-term-memory.md). Every query names the user, so a fact never
 // crosses users. The turn's side (what is injected, what the tools do) is first; the management API follows.
@@ -27,8 +30,6 @@ export interface FactRow {
   updatedAt: Date;
 }
 
-type Client = Tx | typeof db;
-
 /** Replacements followed back from a forgotten fact (one indexed read each); no real chain is this long. */
 const MAX_SUPERSEDE_STEPS = 1000;
 
@@ -37,8 +38,8 @@ const MAX_SUPERSEDE_STEPS = 1000;
  * the (userId, supersededById, updatedAt) index: a turn reads the facts themselves only when the fingerprint moved.
  * A missing user reads as off.
  */
-export async function longTermMemoryState({ userId }: { userId: string }) {
-  const [row] = await db.$queryRaw<{ on: unknown; n: unknown; at: unknown }[]>`
+export async function longTermMemoryState({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
+  const [row] = await tx.$queryRaw<{ on: unknown; n: unknown; at: unknown }[]>`
     SELECT u."longTermMemory" AS "on", COUNT(f."id") AS "n", MAX(f."updatedAt") AS "at"
     FROM "User" u LEFT JOIN "MemoryFact" f ON f."userId" = u."id" AND f."supersededById" IS NULL
     WHERE u."id" = ${userId}
@@ -49,8 +50,8 @@ export async function longTermMemoryState({ userId }: { userId: string }) {
 }
 
 /** The user's active (not superseded) facts, most recently changed first. */
-export async function listActiveFacts(client: Client | undefined, { userId }: { userId: string }) {
-  return (client ?? db).memoryFact.findMany({
+export async function listActiveFacts({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
+  return tx.memoryFact.findMany({
     where: { userId, supersededById: null },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     select: factSelect,
@@ -62,7 +63,6 @@ export async function listActiveFacts(client: Client | undefined, { userId }: { 
  * are superseded by it (kept, marked replaced). The same text already active is not stored twice: it is returned.
  */
 export async function rememberFact(
-  tx: Tx,
   {
     userId,
     text,
@@ -76,6 +76,7 @@ export async function rememberFact(
     sourceSessionId: string;
     sourceMessageId: string;
   },
+  { tx = db }: TxOption = {},
 ): Promise<{ fact: FactRow; superseded: FactRow[]; duplicate: boolean }> {
   const same = await tx.memoryFact.findFirst({
     where: { userId, supersededById: null, text },
@@ -101,7 +102,10 @@ export async function rememberFact(
  * Deletes the user's facts with these ids, and the facts they had replaced (forgetting a subject forgets its
  * history too). Returns the deleted facts; ids that are not the user's are ignored.
  */
-export async function forgetFacts(tx: Tx, { userId, ids }: { userId: string; ids: string[] }) {
+export async function forgetFacts(
+  { userId, ids }: { userId: string; ids: string[] },
+  { tx = db }: TxOption = {},
+) {
   if (ids.length === 0) return [];
   const chosen = await tx.memoryFact.findMany({ where: { userId, id: { in: ids } }, select: factSelect });
   const all = [...chosen];
@@ -126,9 +130,6 @@ export async function forgetFacts(tx: Tx, { userId, ids }: { userId: string; ids
 
 // ---------------------------------------------------------------------------------------------------------------
 // Management: the /memory page, /api/memories, /api/me/settings and the admin's user list.
-
-import { AppError } from "@/lib/errors";
-import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 
 const factNotFound = () => new AppError("not_found", "This memory does not exist or is not yours.");
 
@@ -202,8 +203,8 @@ export async function updateFactTextForUser({
  * audit entry with the count (never the text).
  */
 export async function deleteFactForUser({ userId, factId }: { userId: string; factId: string }) {
-  const result = await db.$transaction(async (tx) => {
-    const gone = await forgetFacts(tx, { userId, ids: [factId] });
+  const result = await withTransaction(async (tx) => {
+    const gone = await forgetFacts({ userId, ids: [factId] }, { tx });
     if (gone.length === 0) throw factNotFound();
     const deleted = { MemoryFact: gone.length };
     await tx.auditLog.create({
@@ -260,7 +261,7 @@ export async function countFactsByUserIds(userIds: string[]): Promise<Map<string
 
 /** An administrator deletes every fact of a user; one audit entry with the count (never a fact's text). */
 export async function deleteUserFactsForAdmin({ actorId, userId }: { actorId: string; userId: string }) {
-  const result = await db.$transaction(async (tx) => {
+  const result = await withTransaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) throw new AppError("not_found", "This user does not exist (they may have been deleted).");
     const { count } = await tx.memoryFact.deleteMany({ where: { userId } });

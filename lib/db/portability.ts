@@ -164,17 +164,19 @@ export async function insertImportedConversation(
     await tx.attachment.createMany({ data: attachments.map((a) => ({ ...a, userId })) });
   }
   await indexMessages(
-    tx,
-    messages.map((m) => ({
-      id: m.id,
-      sessionId: session.id,
-      userId,
-      role: m.role,
-      text: m.text,
-      createdAt: m.createdAt,
-    })),
-    // New rows: nothing to replace.
-    { fresh: true },
+    {
+      docs: messages.map((m) => ({
+        id: m.id,
+        sessionId: session.id,
+        userId,
+        role: m.role,
+        text: m.text,
+        createdAt: m.createdAt,
+      })),
+      // New rows: nothing to replace.
+      fresh: true,
+    },
+    { tx },
   );
 }
 

@@ -10,15 +10,14 @@ import {
 } from "@/lib/search/question";
 import { buildSnippet } from "@/lib/search/snippet";
 import { indexTerms, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
-import { type Db, databaseKind, db, type Tx } from "./client";
+import { databaseKind, db, type Tx, type TxOption } from "./client";
+import { inTx } from "./transaction";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
 // (CJK → bigrams) and stored in the database's own engine: SQLite FTS5 (table SearchFts, bm25) or a PostgreSQL
 // tsvector with a GIN index (ts_rank). SearchDoc rows reference their message with ON DELETE CASCADE, so deleting
 // a message, a conversation or a user removes its index entries in the same transaction.
 // No `import "server-only"`: the bench script calls searchMessagesForUser directly.
-
-type Client = Db | Tx;
 
 export type SearchableRole = "user" | "assistant";
 
@@ -57,10 +56,15 @@ const placeholders = (n: number, from = 1, kind = databaseKind(env.DATABASE_URL)
  * searchable term, are only removed from the index.
  */
 export async function indexMessages(
-  tx: Client,
-  docs: SearchDocInput[],
-  /** `fresh`: the messages were never indexed (just written), so there is no entry to replace. */
-  { fresh = false }: { fresh?: boolean } = {},
+  {
+    docs,
+    fresh = false,
+  }: {
+    docs: SearchDocInput[];
+    /** The messages were never indexed (just written), so there is no entry to replace. */
+    fresh?: boolean;
+  },
+  { tx = db }: TxOption = {},
 ): Promise<void> {
   if (docs.length === 0) return;
   const kind = databaseKind(env.DATABASE_URL);
@@ -86,7 +90,7 @@ export async function indexMessages(
 }
 
 /** SearchDoc rows (owner and conversation read from the message's own rows), then their FTS5 entries by rowid. */
-async function insertSqliteDocs(tx: Client, terms: Map<string, { terms: string[] }>) {
+async function insertSqliteDocs(tx: Tx, terms: Map<string, { terms: string[] }>) {
   const wanted = [...terms.keys()];
   const inserted = await tx.$queryRawUnsafe<{ id: number | bigint; messageId: string; userId: string }[]>(
     `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt")
@@ -110,7 +114,7 @@ async function insertSqliteDocs(tx: Client, terms: Map<string, { terms: string[]
  * SearchDoc rows with their tsvector in one INSERT: the vector carries the caller's owner token, and a row is only
  * written when that owner is the message's conversation's.
  */
-async function insertPostgresDocs(tx: Client, terms: Map<string, { terms: string[]; userId: string }>) {
+async function insertPostgresDocs(tx: Tx, terms: Map<string, { terms: string[]; userId: string }>) {
   const entries = [...terms];
   const values = entries.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3}::tsvector)`).join(", ");
   const params = entries.flatMap(([id, t]) => [id, t.userId, pgTermsVector(t.terms, ownerToken(t.userId))]);
@@ -131,10 +135,10 @@ async function insertPostgresDocs(tx: Client, terms: Map<string, { terms: string
  * entry, so it must not be looked at twice).
  */
 export async function indexUnindexedMessages(
-  { limit = 2000, afterId }: { limit?: number; afterId?: string } = {},
-  client: Db = db,
+  { limit = 2000, afterId }: { limit?: number; afterId?: string | undefined } = {},
+  { tx }: TxOption = {},
 ): Promise<{ count: number; lastId: string | undefined }> {
-  const rows = await client.chatMessage.findMany({
+  const rows = await (tx ?? db).chatMessage.findMany({
     where: {
       role: { in: ["user", "assistant"] },
       status: { not: "streaming" },
@@ -153,12 +157,9 @@ export async function indexUnindexedMessages(
     take: limit,
   });
   if (rows.length === 0) return { count: 0, lastId: afterId };
-  await client.$transaction(async (tx) => {
-    await indexMessages(
-      tx,
-      rows.map((r) => ({ ...r, userId: r.session.userId })),
-    );
-  });
+  await inTx({ tx }, (t) =>
+    indexMessages({ docs: rows.map((r) => ({ ...r, userId: r.session.userId })) }, { tx: t }),
+  );
   return { count: rows.length, lastId: rows.at(-1)?.id };
 }
 
@@ -229,7 +230,7 @@ export interface RankedHit {
  */
 async function rankMessagesForUser(
   { userId, q, pool = RANK_POOL }: { userId: string; q: string; pool?: number },
-  client: Db = db,
+  { tx = db }: TxOption = {},
 ): Promise<RankedHit[]> {
   const question = parseQuestion(q);
   const kind = databaseKind(env.DATABASE_URL);
@@ -237,7 +238,7 @@ async function rankMessagesForUser(
   if (kind === "sqlite") {
     const match = ftsQuestionMatch(question, ownerToken(userId));
     if (!match) return [];
-    rows = await client.$queryRawUnsafe<Hit[]>(
+    rows = await tx.$queryRawUnsafe<Hit[]>(
       `WITH hits AS (
          SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
        )
@@ -256,7 +257,7 @@ async function rankMessagesForUser(
   } else {
     const body = pgQuestionQuery(question);
     if (!body) return [];
-    rows = await client.$queryRawUnsafe<Hit[]>(
+    rows = await tx.$queryRawUnsafe<Hit[]>(
       `WITH hits AS (
          SELECT d."id", ts_rank_cd(d."terms", $1::tsquery, 1) AS score
          FROM "SearchDoc" d
@@ -306,12 +307,12 @@ export async function searchMessagesForUser(
     cursor,
     limit = SEARCH_PAGE_SIZE,
   }: { userId: string; q: string; cursor?: string | null; limit?: number },
-  client: Db = db,
+  { tx }: TxOption = {},
 ): Promise<SearchPage> {
   const offset = decodeOffset(cursor);
   const ranked = await rankMessagesForUser(
     { userId, q, pool: Math.max(RANK_POOL, offset + limit + 1) },
-    client,
+    { tx },
   );
   const page = ranked.slice(offset, offset + limit);
   const next = offset + limit;

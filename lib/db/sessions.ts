@@ -1,11 +1,12 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
-import { db, type Tx } from "./client";
+import { db, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
+import { putSnapshot } from "./snapshots";
+import { withTransaction } from "./transaction";
 import { siblingsOf, walkUp } from "./tree";
-import { putSnapshot } from "./turns";
 
 const sessionSelect = {
   id: true,
@@ -110,12 +111,12 @@ export async function getActivePathPage({
     fromId = oldest?.parentId ?? null;
   }
   if (fromId === null) return { messages: [], hasMore: false };
-  const nodes = await walkUp(db, { sessionId, fromId, take: limit + 1 });
+  const nodes = await walkUp({ sessionId, fromId, take: limit + 1 });
   const hasMore = nodes.length > limit;
   const ids = nodes.slice(0, limit).map((n) => n.id);
   const rows = await db.chatMessage.findMany({ where: { id: { in: ids } }, select: messageSelect });
   rows.sort((a, b) => a.seq - b.seq);
-  const siblings = await siblingsOf(db, { sessionId, messages: rows });
+  const siblings = await siblingsOf({ sessionId, messages: rows });
   const messages = rows.map((m) => ({ ...m, siblings: siblings.get(m.id) }));
   return { messages: await withLiveStatus(sessionId, messages), hasMore };
 }
@@ -188,7 +189,7 @@ export async function unsafeDeleteSessionById({
   reason?: string;
   onlyIfIdleBefore?: Date;
 }): Promise<DeletionReceipt> {
-  const result = await db.$transaction(async (tx) => {
+  const result = await withTransaction(async (tx) => {
     const [messages, snapshots, contexts, facts, attachments] = await Promise.all([
       tx.chatMessage.count({ where: { sessionId } }),
       tx.memorySnapshot.count({ where: { sessionId } }),
@@ -278,15 +279,18 @@ export async function clearSessionMemoryForUser({
   userId: string;
   policy: string;
 }) {
-  return db.$transaction(async (tx) => {
-    const row = await takeIdleSession(tx, {
-      sessionId,
-      userId,
-      busyMessage: "An answer is still being written. Clear the memory when it is done.",
-    });
+  return withTransaction(async (tx) => {
+    const row = await takeIdleSession(
+      {
+        sessionId,
+        userId,
+        busyMessage: "An answer is still being written. Clear the memory when it is done.",
+      },
+      { tx },
+    );
     await tx.chatSession.update({ where: { id: sessionId }, data: { memoryStartSeq: row.lastSeq } });
     // The snapshot is the active leaf's memory: empty, made for that leaf.
-    await putSnapshot(tx, { sessionId, items: [], policy, throughSeq: row.activeLeafSeq });
+    await putSnapshot({ sessionId, items: [], policy, throughSeq: row.activeLeafSeq }, { tx });
     return { memoryStartSeq: row.lastSeq };
   });
 }
@@ -297,8 +301,8 @@ export async function clearSessionMemoryForUser({
  * being written.
  */
 export async function takeIdleSession(
-  tx: Tx,
   { sessionId, userId, busyMessage }: { sessionId: string; userId: string; busyMessage: string },
+  { tx = db }: TxOption = {},
 ) {
   const [row] = await tx.chatSession.updateManyAndReturn({
     where: { id: sessionId, userId, OR: [{ leaseUntil: null }, { leaseUntil: { lt: new Date() } }] },

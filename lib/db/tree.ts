@@ -1,13 +1,11 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
-import type { Db, Tx } from "./client";
+import { db, type Tx, type TxOption } from "./client";
 
 // The message tree (docs/decisions/019-message-tree.md). Each message points at the previous message on
 // its path (`parentId`, null for a root); a conversation's active leaf names the branch the user is on. Paths are
 // read by walking parent links upward from a message — one indexed lookup per row, bounded by `take` — never by
 // reading the conversation.
-
-type Client = Tx | Db;
 
 /** A message's place in the tree. */
 export interface TreeNode {
@@ -32,7 +30,7 @@ interface Walk {
  * A parent is always older than its child, so requiring a falling seq ends the walk on looping (damaged) links.
  */
 function walkPath<Row>(
-  client: Client,
+  client: Tx,
   columns: readonly string[],
   { sessionId, fromId, take, afterSeq = 0 }: Walk,
 ): Promise<Row[]> {
@@ -50,10 +48,10 @@ function walkPath<Row>(
 }
 
 /** The path ending at `fromId` as tree nodes, newest first (see walkPath). */
-export async function walkUp(client: Client, walk: Walk): Promise<TreeNode[]> {
+export async function walkUp(walk: Walk, { tx = db }: TxOption = {}): Promise<TreeNode[]> {
   if (walk.take <= 0) return [];
   const rows = await walkPath<{ id: string; seq: number | bigint; parentId: string | null; role: string }>(
-    client,
+    tx,
     ["id", "seq", "role"],
     walk,
   );
@@ -66,10 +64,10 @@ export async function walkUp(client: Client, walk: Walk): Promise<TreeNode[]> {
  * below the message, nothing when it is a leaf already. Seqs rise at every step, so looping links end it too.
  */
 export async function newestLeafUnder(
-  client: Client,
   { sessionId, messageId }: { sessionId: string; messageId: string },
+  { tx = db }: TxOption = {},
 ): Promise<{ id: string; seq: number } | null> {
-  const rows = await client.$queryRaw<{ id: string; seq: number | bigint }[]>`
+  const rows = await tx.$queryRaw<{ id: string; seq: number | bigint }[]>`
     WITH RECURSIVE down ("id", "seq") AS (
       SELECT "id", "seq" FROM "ChatMessage" WHERE "id" = ${messageId} AND "sessionId" = ${sessionId}
       UNION ALL
@@ -89,13 +87,13 @@ export async function newestLeafUnder(
  * One recursive statement reading `take` rows at most, whatever the size of the tree.
  */
 export async function getPathTail(
-  client: Client,
   {
     sessionId,
     leafId,
     take,
     afterSeq = 0,
   }: { sessionId: string; leafId: string; take: number; afterSeq?: number },
+  { tx = db }: TxOption = {},
 ): Promise<HistoryRow[]> {
   if (take <= 0) return [];
   const rows = await walkPath<{
@@ -106,7 +104,7 @@ export async function getPathTail(
     parts: unknown;
     toolCallId: string | null;
     status: string;
-  }>(client, ["id", "seq", "role", "text", "parts", "toolCallId", "status"], {
+  }>(tx, ["id", "seq", "role", "text", "parts", "toolCallId", "status"], {
     sessionId,
     fromId: leafId,
     take,
@@ -144,8 +142,8 @@ export interface Siblings {
  * of the children of the page's parents (index (sessionId, parentId, seq)).
  */
 export async function siblingsOf(
-  client: Client,
   { sessionId, messages }: { sessionId: string; messages: { id: string; parentId: string | null }[] },
+  { tx = db }: TxOption = {},
 ): Promise<Map<string, Siblings>> {
   const parents = [...new Set(messages.flatMap((m) => (m.parentId === null ? [] : [m.parentId])))];
   const hasRoot = messages.some((m) => m.parentId === null);
@@ -154,7 +152,7 @@ export async function siblingsOf(
     ...(hasRoot ? [{ parentId: null }] : []),
   ];
   const children = or.length
-    ? await client.chatMessage.findMany({
+    ? await tx.chatMessage.findMany({
         where: { sessionId, OR: or },
         orderBy: { seq: "asc" },
         select: { id: true, parentId: true },
@@ -176,10 +174,10 @@ export async function siblingsOf(
 
 /** One message of a session as a tree node, or null. */
 export async function getNode(
-  client: Client,
   { sessionId, messageId }: { sessionId: string; messageId: string },
+  { tx = db }: TxOption = {},
 ): Promise<(TreeNode & { status: string; parts: unknown }) | null> {
-  return client.chatMessage.findFirst({
+  return tx.chatMessage.findFirst({
     where: { id: messageId, sessionId },
     select: { id: true, seq: true, parentId: true, role: true, status: true, parts: true },
   });
@@ -187,8 +185,8 @@ export async function getNode(
 
 /** Makes a message the conversation's active leaf (one UPDATE, nothing read back). */
 export async function setActiveLeaf(
-  tx: Tx,
   { sessionId, leaf }: { sessionId: string; leaf: { id: string; seq: number } },
+  { tx = db }: TxOption = {},
 ) {
   await tx.chatSession.updateMany({
     where: { id: sessionId },

@@ -303,7 +303,7 @@ describe("export and import", () => {
 
     // Imported messages are found by search, in Bob's account only.
     const { searchMessagesForUser } = await import("@/lib/db/search");
-    const found = await searchMessagesForUser({ userId: bob.id, q: "yudofu" }, a.db);
+    const found = await searchMessagesForUser({ userId: bob.id, q: "yudofu" }, { tx: a.db });
     expect(found.results.map((r) => r.sessionId)).toEqual([newId]);
 
     const second = await a.exportAccount(bob.id, "?attachments=inline");

@@ -10,6 +10,7 @@ import {
 } from "@/lib/db/search";
 import { unsafeDeleteSessionById } from "@/lib/db/sessions";
 import { rowsReferring, zeroEverywhere } from "@/lib/db/test-rows";
+import { withTransaction } from "@/lib/db/transaction";
 import { env } from "@/lib/env";
 
 // Search over a user's own messages on the database's real engine (FTS5 / tsvector + GIN), through the function
@@ -34,7 +35,7 @@ type Role = "user" | "assistant" | "tool";
 
 /** A conversation with these messages, indexed the way turns index them (in the writing transaction). */
 async function conversation(userId: string, title: string, messages: [Role, string][], index = true) {
-  return db.$transaction(async (tx) => {
+  return withTransaction(async (tx) => {
     const session = await tx.chatSession.create({ data: { userId, title, lastSeq: messages.length } });
     const rows: ChatMessage[] = [];
     let parentId: string | null = null;
@@ -53,10 +54,7 @@ async function conversation(userId: string, title: string, messages: [Role, stri
       rows.push(row);
     }
     if (index)
-      await indexMessages(
-        tx,
-        rows.map((r) => ({ ...r, userId, role: r.role as Role })),
-      );
+      await indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })) }, { tx });
     return { session, messages: rows };
   });
 }
@@ -236,7 +234,9 @@ describe(`search (${kind})`, () => {
         parentId: gone.messages[0]?.id,
       },
     });
-    await db.$transaction((tx) => indexMessages(tx, [{ ...sibling, userId: user.id, role: "assistant" }]));
+    await withTransaction((tx) =>
+      indexMessages({ docs: [{ ...sibling, userId: user.id, role: "assistant" }] }, { tx }),
+    );
     expect((await searchMessagesForUser({ userId: user.id, q: w })).results).toHaveLength(5);
     const before = await ftsRows();
 
@@ -262,8 +262,11 @@ describe(`search (${kind})`, () => {
     const answer = messages[0];
     if (!answer) throw new Error("no answer");
     await db.chatMessage.update({ where: { id: answer.id }, data: { text: `${b} final` } });
-    await db.$transaction((tx) =>
-      indexMessages(tx, [{ ...answer, text: `${b} final`, userId: user.id, role: "assistant" }]),
+    await withTransaction((tx) =>
+      indexMessages(
+        { docs: [{ ...answer, text: `${b} final`, userId: user.id, role: "assistant" }] },
+        { tx },
+      ),
     );
     expect((await searchMessagesForUser({ userId: user.id, q: a })).results).toEqual([]);
     expect((await searchMessagesForUser({ userId: user.id, q: b })).results).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { getTurnContextByMessageId } from "@/lib/db/turns";
+import { getTurnContextByMessageId } from "@/lib/db/turn-contexts";
 import { route } from "@/lib/http";
 
 export const GET = route<{ id: string; messageId: string }>("user", async ({ params, user }) => {

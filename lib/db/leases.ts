@@ -1,0 +1,205 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+import type { MemoryItem } from "@/lib/memory";
+import { db, type Prisma, type TxOption } from "./client";
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
+import { indexMessages, type SearchDocInput } from "./search";
+import { putSnapshot } from "./snapshots";
+import { withTransaction } from "./transaction";
+
+// The turn's lease on its conversation (ChatSession.leaseId/leaseUntil, docs/decisions/005): taken when a turn
+// begins, kept alive by the heartbeat (heartbeats.ts), released by the commit that ends the turn. The commit and
+// the salvage after a lost lease are transactions of their own — fenced by the lease, so they take no `tx`.
+
+const notFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");
+const busy = () =>
+  new AppError(
+    "turn_in_progress",
+    "An answer is still being written in this conversation. Wait for it or stop it.",
+  );
+
+export interface Lease {
+  sessionId: string;
+  leaseId: string;
+  /** The session's lastSeq before this turn took the lease. */
+  seqBefore: number;
+  /** The conversation's stored memory settings (unparsed; null: the defaults). */
+  memorySettings: unknown;
+  /** Memory was cleared through this seq (0: never). */
+  memoryStartSeq: number;
+  /** The conversation's active leaf before this turn (null: no messages yet). */
+  activeLeaf: { id: string; seq: number } | null;
+}
+
+/**
+ * Takes the session's turn lease with one conditional UPDATE and reserves `seqs` message seqs. A live lease held by
+ * another turn → 409; a session that is missing or not the caller's → 404. When the lease is taken over from a
+ * turn that stopped renewing it (its process died), that turn's answer is marked interrupted, keeping the text it
+ * had saved.
+ *
+ * The common case — the previous turn committed and released the lease — is one statement. Only when that finds
+ * no free lease does a second UPDATE take an expired one.
+ */
+export async function takeLease(
+  {
+    sessionId,
+    userId,
+    leaseId,
+    leaseSeconds,
+    seqs,
+  }: { sessionId: string; userId: string; leaseId: string; leaseSeconds: number; seqs: number },
+  { tx = db }: TxOption = {},
+): Promise<Lease> {
+  const now = new Date();
+  const take = (free: Prisma.ChatSessionWhereInput) =>
+    tx.chatSession.updateManyAndReturn({
+      where: { id: sessionId, userId, ...free },
+      data: {
+        leaseId,
+        leaseUntil: new Date(now.getTime() + leaseSeconds * 1000),
+        lastSeq: { increment: seqs },
+        updatedAt: now,
+      },
+      select: {
+        lastSeq: true,
+        memorySettings: true,
+        memoryStartSeq: true,
+        activeLeafId: true,
+        activeLeafSeq: true,
+      },
+    });
+  let abandoned = false;
+  let [row] = await take({ leaseUntil: null });
+  if (!row) {
+    [row] = await take({ leaseUntil: { lt: now } });
+    abandoned = row !== undefined;
+  }
+  if (!row) {
+    const exists = await tx.chatSession.findFirst({ where: { id: sessionId, userId }, select: { id: true } });
+    throw exists ? busy() : notFound();
+  }
+  const seqBefore = row.lastSeq - seqs;
+  // Only a lease that was taken over can have left an answer in `streaming`: a released lease means its turn
+  // committed.
+  if (abandoned && seqBefore > 0) {
+    await tx.chatMessage.updateMany({
+      where: { sessionId, seq: seqBefore, status: "streaming" },
+      data: { status: "interrupted" },
+    });
+  }
+  return {
+    sessionId,
+    leaseId,
+    seqBefore,
+    memorySettings: row.memorySettings,
+    memoryStartSeq: row.memoryStartSeq,
+    activeLeaf: row.activeLeafId ? { id: row.activeLeafId, seq: row.activeLeafSeq } : null,
+  };
+}
+
+export type TurnOutcome =
+  | { status: "complete"; text: string; promptTokens?: number; completionTokens?: number }
+  | { status: "failed" | "interrupted"; text: string };
+
+/** Thrown inside the commit transaction to roll it back when the snapshot changed since the turn read it. */
+class SnapshotMoved extends Error {}
+
+export type CommitResult = "committed" | "lease_lost" | "snapshot_moved";
+
+/**
+ * Ends a turn in one transaction fenced by the lease it started with: the lease is released first, and only if it
+ * is still this turn's do the answer and the replaced snapshot get written. `lease_lost`, writing nothing, when the
+ * lease was taken over by a newer turn or the session was deleted meanwhile: a late commit can never overwrite a
+ * newer turn, flip a status, move the snapshot back or recreate deleted data. `snapshot_moved`, writing nothing,
+ * when the snapshot is no longer the version the turn started from (a summary was written meanwhile): the caller
+ * folds its turn onto the new one and commits again.
+ */
+export async function commitTurn({
+  lease,
+  answerId,
+  outcome,
+  snapshot,
+  search,
+}: {
+  lease: Lease;
+  answerId: string;
+  outcome: TurnOutcome;
+  /** `baseVersion`: the snapshot version the turn's memory was read from (null: none), or "any" to replace it whatever. */
+  snapshot: { items: MemoryItem[]; policy: string; throughSeq: number; baseVersion: number | null | "any" };
+  /** The turn's messages to index for search, with the answer's final text; `fresh` when none was indexed yet. */
+  search?: { docs: SearchDocInput[]; fresh: boolean };
+}): Promise<CommitResult> {
+  const { sessionId } = lease;
+  try {
+    return await withTransaction(async (tx) => {
+      const released = await tx.chatSession.updateMany({
+        where: { id: sessionId, leaseId: lease.leaseId },
+        data: { leaseId: null, leaseUntil: null, updatedAt: new Date() },
+      });
+      if (released.count === 0) return "lease_lost";
+      await tx.chatMessage.update({
+        where: { id: answerId },
+        data: {
+          text: outcome.text,
+          status: outcome.status,
+          ...(outcome.status === "complete"
+            ? {
+                promptTokens: outcome.promptTokens ?? null,
+                completionTokens: outcome.completionTokens ?? null,
+              }
+            : {}),
+        },
+        select: { id: true },
+      });
+      const { items, policy, throughSeq, baseVersion } = snapshot;
+      const data = { items: items as object[], policy, throughSeq };
+      if (baseVersion === "any") {
+        await putSnapshot({ sessionId, items, policy, throughSeq }, { tx });
+      } else if (baseVersion === null) {
+        await tx.memorySnapshot.create({ data: { sessionId, ...data }, select: { sessionId: true } });
+      } else {
+        const replaced = await tx.memorySnapshot.updateMany({
+          where: { sessionId, version: baseVersion },
+          data: { ...data, version: { increment: 1 } },
+        });
+        if (replaced.count === 0) throw new SnapshotMoved();
+      }
+      if (search) await indexMessages({ docs: search.docs, fresh: search.fresh }, { tx });
+      return "committed";
+    });
+  } catch (e) {
+    if (e instanceof SnapshotMoved || isUniqueViolation(e)) return "snapshot_moved";
+    if (isRecordNotFound(e) || isForeignKeyViolation(e)) return "lease_lost";
+    throw e;
+  }
+}
+
+/**
+ * After a lost lease: keeps the text the user saw on an answer that another turn has already marked interrupted
+ * (or that is still `streaming` under a lease nobody holds any more). Never touches an answer that a live turn is
+ * writing again (a retry reuses the row) and never changes its status to anything but interrupted.
+ */
+export async function salvageAnswerText({
+  lease,
+  answerId,
+  text,
+}: {
+  lease: Lease;
+  answerId: string;
+  text: string;
+}): Promise<boolean> {
+  return withTransaction(async (tx) => {
+    const session = await tx.chatSession.findUnique({
+      where: { id: lease.sessionId },
+      select: { leaseId: true, leaseUntil: true },
+    });
+    if (!session) return false;
+    const held =
+      session.leaseUntil !== null && session.leaseUntil > new Date() && session.leaseId !== lease.leaseId;
+    await tx.chatMessage.updateMany({
+      where: { id: answerId, status: held ? "interrupted" : { in: ["interrupted", "streaming"] } },
+      data: { text, status: "interrupted" },
+    });
+    return true;
+  });
+}

@@ -1,0 +1,60 @@
+import { AppError } from "@/lib/errors";
+import { db, TRANSACTION_OPTIONS, type Tx, type TxOption } from "./client";
+
+// The one way to run work in a transaction. No `import "server-only"`, like client.ts: scripts and tests use it.
+
+export interface TransactionOptions {
+  /**
+   * `serializable`: a serialization failure (PostgreSQL 40001) is retried twice, then refused with a 409; the work
+   * must be safe to run again. Default: the database's own level (read committed / SQLite's one writer).
+   */
+  isolation?: "serializable";
+  /** Overrides TRANSACTION_OPTIONS for work known to run longer (an import, a retention round's lock). */
+  maxWait?: number;
+  timeout?: number;
+}
+
+/** Runs `work` in one interactive transaction on the app's client; a throw rolls all of it back. */
+export async function withTransaction<T>(
+  work: (tx: Tx) => Promise<T>,
+  {
+    isolation,
+    maxWait = TRANSACTION_OPTIONS.maxWait,
+    timeout = TRANSACTION_OPTIONS.timeout,
+  }: TransactionOptions = {},
+): Promise<T> {
+  if (isolation !== "serializable") return db.$transaction(work, { maxWait, timeout });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.$transaction(work, { maxWait, timeout, isolationLevel: "Serializable" });
+    } catch (e) {
+      if (!isWriteConflict(e)) throw e;
+      if (attempt >= 3) {
+        throw new AppError(
+          "conflict",
+          "Accounts were changed by someone else at the same moment. Try again.",
+          {
+            cause: e,
+          },
+        );
+      }
+    }
+  }
+}
+
+/** `work` in the caller's transaction when there is one, else in its own: for queries of several statements. */
+export function inTx<T>({ tx }: TxOption, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return tx ? work(tx) : withTransaction(work);
+}
+
+/**
+ * A serialization failure (PostgreSQL 40001). Prisma reports it as P2034 from some paths and, from inside an
+ * interactive transaction, as the driver adapter's error whose cause has kind `TransactionWriteConflict`.
+ */
+function isWriteConflict(e: unknown): boolean {
+  if (typeof e !== "object" || e === null) return false;
+  if ("code" in e && e.code === "P2034") return true;
+  const cause =
+    "cause" in e ? (e.cause as { kind?: unknown; originalCode?: unknown } | undefined) : undefined;
+  return cause?.kind === "TransactionWriteConflict" || cause?.originalCode === "40001";
+}
