@@ -72,7 +72,7 @@ export function describeSummary(
 }
 
 /** The history range of seqs as the inspector writes it: "#4" or "#1–#40". */
-export const seqRange = ({ fromSeq, throughSeq }: { fromSeq: number; throughSeq: number }) =>
+const seqRange = ({ fromSeq, throughSeq }: { fromSeq: number; throughSeq: number }) =>
   fromSeq === throughSeq ? `#${fromSeq}` : `#${fromSeq}–#${throughSeq}`;
 
 /** The line under an answer: "Used 3 earlier messages · 2 memories · summary of #1–#40". */
