@@ -7,10 +7,11 @@ import { describeSummary } from "./memory-words";
 
 /** One entry of a turn's recorded context, as the context API returns it. */
 export interface ContextEntryView {
-  source: "system" | "summary" | "fact" | "recalled" | "history" | "current" | "tool";
+  /** `recall`: the recalled-messages section itself; `recalled`: one message sent in it. */
+  source: "system" | "summary" | "fact" | "recall" | "recalled" | "history" | "current" | "tool";
   role: string;
   seq?: number;
-  chars: number;
+  chars?: number;
   tokens: number;
   preview: string;
   /** On a summary: the history range it covers, how many messages, its version, the model and when. */
