@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createModel } from "@/lib/llm/client";
-import { isTitleRequest, TITLE_REQUEST_MARK } from "@/lib/llm/offline-title";
+import { isTitleRequest } from "@/lib/llm/demo/title";
 import { expectConsoleError } from "@/test/console";
 
 const setAutoTitle = vi.fn(async (_: { sessionId: string; title: string }) => true);
@@ -13,14 +13,14 @@ vi.mock("@/lib/llm", async (original) => ({
   getModel: () => createModel({ style: "chat" }),
 }));
 
-const { TITLE_INSTRUCTIONS, cleanTitle, scheduleAutoTitle, titleRequest, titlesSettled, titleWithModel } =
-  await import("./auto-title");
+const { cleanTitle, scheduleAutoTitle, titleRequest, titlesSettled, titleWithModel } = await import(
+  "./auto-title"
+);
 
 beforeEach(() => setAutoTitle.mockClear());
 
 describe("the title request", () => {
   it("opens with the line the offline model knows it by, and holds the question and the answer", () => {
-    expect(TITLE_INSTRUCTIONS.startsWith(TITLE_REQUEST_MARK)).toBe(true);
     const items = titleRequest({ question: " My name is Ada. ", answer: "Nice to meet you, Ada." });
     expect(isTitleRequest(items)).toBe(true);
     expect(items[1]).toEqual({

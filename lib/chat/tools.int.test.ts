@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Db, databaseKind } from "@/lib/db/client";
 import { rowsReferring, zeroEverywhere } from "@/lib/db/test-rows";
+import { parseListing } from "@/lib/llm/scripted-listing";
 import { expectConsoleWarn } from "@/test/console";
 import type { TurnEvent } from "./sse";
 import { answerIdOf, answerOf, closeApps, contextOf, createUserWithSession, loadApp } from "./test-helpers";
 
-// Tools and long-term memory in the turn, against the real database of this run and the offline model:
+// Tools and long-term memory in the turn, against the real database of this run and an offline model:
 // the tool loop's rows, facts with their source, supersession, deletion, the switch, failures and the step limit.
 
 afterEach(closeApps);
@@ -98,18 +99,33 @@ describe.each(["chat", "responses"] as const)("tools with OPENAI_API_STYLE=%s", 
   });
 });
 
+// What reaches the model is read from the scripted model's listing of what it received (docs/decisions/022), and
+// facts are remembered and forgotten by the `/tool` calls a test scripts: these assertions hold whatever a model
+// would make of the section.
+const SCRIPTED = { OFFLINE_MODEL: "scripted" };
+const remember = (fact: string) => `/tool remember ${JSON.stringify({ fact })}`;
+const ASK = "What is my favourite colour?";
+
+/** The lines of the long-term section the model was sent for this answer; [] when it was sent none. */
+function longTermSent(events: TurnEvent[]): string[] {
+  const listing = parseListing(answerOf(events));
+  expect(listing, `the answer is the scripted model's listing:\n${answerOf(events)}`).not.toBeNull();
+  const section = listing?.entries.find((e) => e.section === "Long-term memory");
+  return section ? section.text.split(" ⏎ ").slice(1) : [];
+}
+
 describe("long-term memory across conversations", () => {
   it("recalls in another conversation with the fact's source, follows an update, and forgets with the conversation", async () => {
-    const { db, turn } = await loadApp({});
+    const { db, turn } = await loadApp(SCRIPTED);
     const { userId, sessionId: a } = await createUserWithSession(db);
-    await turn(a, userId, "Remember that my favourite colour is teal");
+    await turn(a, userId, remember("My favourite colour is teal"));
     const source = (await history(db, a))[0];
 
     const b = await newSession(db, userId);
-    const recall = await turn(b, userId, "What is my favourite colour?");
-    expect(answerOf(recall)).toBe("Your favourite colour is teal.");
-    expect(toolEvents(recall)).toEqual([]);
+    const recall = await turn(b, userId, ASK);
     const fact = await db.memoryFact.findFirstOrThrow({ where: { userId } });
+    expect(longTermSent(recall)).toEqual([`- [${fact.id}] My favourite colour is teal`]);
+    expect(toolEvents(recall)).toEqual([]);
     const entries = (await contextOf(db, answerIdOf(recall))).entries as (Awaited<
       ReturnType<typeof contextOf>
     >["entries"][number] & { facts?: unknown })[];
@@ -117,8 +133,8 @@ describe("long-term memory across conversations", () => {
     expect(entries[1]?.facts).toEqual([{ id: fact.id, sourceSessionId: a, sourceMessageId: source?.id }]);
     expect(entries[1]?.preview).toMatch(/^Long-term memory/);
 
-    // A plain statement that changes the subject updates the fact: the old one is superseded, not deleted.
-    const update = await turn(a, userId, "my favourite colour is now amber");
+    // A fact on the same subject updates it: the old one is superseded, not deleted, and no longer sent.
+    const update = await turn(a, userId, remember("My favourite colour is amber"));
     expect(toolEvents(update).map((e) => e.type === "tool_result" && e.ok)).toEqual([false, true]);
     const all = await db.memoryFact.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
     expect(all.map((f) => [f.text, f.supersededById === null])).toEqual([
@@ -126,16 +142,17 @@ describe("long-term memory across conversations", () => {
       ["My favourite colour is amber", true],
     ]);
     expect(all[0]?.supersededById).toBe(all[1]?.id);
-    expect(answerOf(await turn(b, userId, "What is my favourite colour?"))).toBe(
-      "Your favourite colour is amber.",
-    );
+    expect(longTermSent(await turn(b, userId, ASK))).toEqual([
+      `- [${all[1]?.id}] My favourite colour is amber`,
+    ]);
 
-    // Deleting A deletes what was learned there; no later turn anywhere can recall it.
+    // Deleting A deletes what was learned there; no later turn anywhere is sent it.
     const { unsafeDeleteSessionById } = await import("@/lib/db/sessions");
     const receipt = await unsafeDeleteSessionById({ sessionId: a, actorId: userId });
     expect(receipt.deleted.MemoryFact).toBe(2);
     const c = await newSession(db, userId);
-    const after = await turn(c, userId, "What is my favourite colour?");
+    const after = await turn(c, userId, ASK);
+    expect(longTermSent(after)).toEqual([]);
     expect(answerOf(after)).not.toMatch(/teal|amber/);
     expect((await contextOf(db, answerIdOf(after))).entries.map((e) => e.source)).toEqual([
       "system",
@@ -156,16 +173,21 @@ describe("long-term memory across conversations", () => {
   });
 
   it("never crosses users, and deleting a user deletes their facts", async () => {
-    const { db, turn } = await loadApp({});
+    const { db, turn } = await loadApp(SCRIPTED);
     const alice = await createUserWithSession(db);
     const bob = await createUserWithSession(db);
-    await turn(alice.sessionId, alice.userId, "Remember that my favourite colour is teal");
+    await turn(alice.sessionId, alice.userId, remember("My favourite colour is teal"));
     const fact = await db.memoryFact.findFirstOrThrow({ where: { userId: alice.userId } });
 
-    const asked = await turn(bob.sessionId, bob.userId, "What is my favourite colour?");
+    const asked = await turn(bob.sessionId, bob.userId, ASK);
+    expect(longTermSent(asked)).toEqual([]);
     expect(answerOf(asked)).not.toContain("teal");
     // Bob's forget names Alice's fact id: nothing of hers is touched.
-    const forget = await turn(bob.sessionId, bob.userId, `forget ${fact.id}`);
+    const forget = await turn(
+      bob.sessionId,
+      bob.userId,
+      `/tool forget ${JSON.stringify({ memory: fact.id })}`,
+    );
     expect(toolEvents(forget)[1]).toMatchObject({ ok: true, result: JSON.stringify({ forgotten: [] }) });
     expect(await db.memoryFact.count({ where: { id: fact.id } })).toBe(1);
 
@@ -179,47 +201,51 @@ describe("long-term memory across conversations", () => {
   });
 
   it("forget deletes a fact by description, with the facts it had replaced", async () => {
-    const { db, turn } = await loadApp({});
+    const { db, turn } = await loadApp(SCRIPTED);
     const { userId, sessionId } = await createUserWithSession(db);
-    await turn(sessionId, userId, "Remember that my favourite colour is teal");
-    await turn(sessionId, userId, "Remember that my favourite colour is amber");
-    await turn(sessionId, userId, "Remember that my dog is called Rex");
+    await turn(sessionId, userId, remember("My favourite colour is teal"));
+    await turn(sessionId, userId, remember("My favourite colour is amber"));
+    await turn(sessionId, userId, remember("My dog is called Rex"));
     expect(await db.memoryFact.count({ where: { userId } })).toBe(3);
-    const forget = await turn(sessionId, userId, "Forget my favourite colour");
-    expect(answerOf(forget)).toBe("Done — I forgot: My favourite colour is amber.");
+    const forget = await turn(sessionId, userId, `/tool forget {"memory":"my favourite colour"}`);
+    expect(JSON.parse(answerOf(forget).replace(/^forget → /, ""))).toMatchObject({
+      forgotten: [{ text: "My favourite colour is amber" }],
+    });
     const left = await db.memoryFact.findMany({ where: { userId } });
     expect(left.map((f) => f.text)).toEqual(["My dog is called Rex"]);
   });
 
   it("switched off for the user: nothing is injected and the memory tools are not offered", async () => {
-    const { db, turn } = await loadApp({});
+    const { db, turn } = await loadApp(SCRIPTED);
     const { userId, sessionId } = await createUserWithSession(db);
-    await turn(sessionId, userId, "Remember that my favourite colour is teal");
+    await turn(sessionId, userId, remember("My favourite colour is teal"));
     await db.user.update({ where: { id: userId }, data: { longTermMemory: false } });
 
     const b = await newSession(db, userId);
-    const recall = await turn(b, userId, "What is my favourite colour?");
-    expect(answerOf(recall)).not.toContain("teal");
+    const recall = await turn(b, userId, ASK);
+    expect(longTermSent(recall)).toEqual([]);
+    expect(parseListing(answerOf(recall))?.tools).not.toContain("remember");
     expect((await contextOf(db, answerIdOf(recall))).entries.map((e) => e.source)).toEqual([
       "system",
       "current",
     ]);
-    const again = await turn(b, userId, "Remember that my favourite food is ramen");
+    const again = await turn(b, userId, remember("My favourite food is ramen"));
     expect(toolEvents(again)).toEqual([]);
+    expect(answerOf(again)).toMatch(/^\/tool: remember is not offered/);
     expect(await db.memoryFact.count({ where: { userId } })).toBe(1);
   });
 
   it("LONG_TERM_MEMORY=false switches it off for everyone", async () => {
-    const { db, turn } = await loadApp({ LONG_TERM_MEMORY: "false" });
+    const { db, turn } = await loadApp({ ...SCRIPTED, LONG_TERM_MEMORY: "false" });
     const { userId, sessionId } = await createUserWithSession(db);
-    const events = await turn(sessionId, userId, "Remember that my favourite colour is teal");
+    const events = await turn(sessionId, userId, remember("My favourite colour is teal"));
     expect(toolEvents(events)).toEqual([]);
-    expect(answerOf(events)).toBe("Noted — I'll remember: my favourite colour is teal.");
+    expect(answerOf(events)).toMatch(/^\/tool: remember is not offered/);
     expect(await db.memoryFact.count({ where: { userId } })).toBe(0);
   });
 
   it("LONG_TERM_MEMORY_MAX_TOKENS keeps the most relevant facts when not all fit", async () => {
-    const { db, turn } = await loadApp({ LONG_TERM_MEMORY_MAX_TOKENS: "80" });
+    const { db, turn } = await loadApp({ ...SCRIPTED, LONG_TERM_MEMORY_MAX_TOKENS: "80" });
     const { userId, sessionId } = await createUserWithSession(db);
     const question = (await history(db, sessionId))[0];
     expect(question).toBeUndefined();
@@ -242,13 +268,15 @@ describe("long-term memory across conversations", () => {
         },
       ],
     });
-    const events = await turn(sessionId, userId, "What is my favourite colour?");
-    expect(answerOf(events)).toBe("Your favourite colour is teal.");
+    const events = await turn(sessionId, userId, ASK);
+    const sent = longTermSent(events);
+    expect(sent.some((line) => line.endsWith("] My favourite colour is teal"))).toBe(true);
+    expect(sent.length).toBeLessThan(31);
     const entry = (await contextOf(db, answerIdOf(events))).entries.find((e) => e.source === "fact") as
       | { tokens: number; facts: unknown[] }
       | undefined;
     expect(entry?.tokens).toBeLessThanOrEqual(80);
-    expect(entry?.facts.length).toBeLessThan(31);
+    expect(entry?.facts.length).toBe(sent.length);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chunkReply, offlineReply } from "@/lib/llm/offline-model";
+import { demoReply } from "@/lib/llm/demo";
+import { chunkReply } from "@/lib/llm/wire";
 import { lockfileCompatible } from "./compare";
 import { parseOptions, QUICK } from "./config";
 import { metaOf } from "./http";
@@ -153,7 +154,7 @@ describe("workloads added with the heartbeat and cluster work", () => {
       text: `message ${i}`,
     }));
     for (const i of [0, 7, 999]) {
-      const tokens = chunkReply(offlineReply([...history, { role: "user", text: w6Content(i) }])).length;
+      const tokens = chunkReply(demoReply([...history, { role: "user", text: w6Content(i) }])).length;
       const ms = QUICK.w6FirstTokenDelayMs + (tokens - 1) * QUICK.w6TokenDelayMs;
       expect(ms).toBeGreaterThan(1800);
       expect(ms).toBeLessThan(2200);

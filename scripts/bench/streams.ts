@@ -1,4 +1,4 @@
-import { chunkReply } from "@/lib/llm/offline-model";
+import { chunkReply } from "@/lib/llm/wire";
 import type { Client } from "./http";
 import type { SeedSession } from "./seed";
 import type { LoopDelay, RunningServer } from "./server";

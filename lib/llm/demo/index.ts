@@ -1,17 +1,108 @@
 import { toolCommand } from "../tool-command";
 import type { WireAnswer, WireRequest } from "../wire";
 import { attachmentReply } from "./attachments";
-import { demoReply } from "./reply";
-import { isSummaryRequest } from "./summary";
-import { isTitleRequest } from "./title";
-import { demoToolStep } from "./tools";
+import { extractFacts, parseFactQuestion, recallFact, unknownFact } from "./facts";
+import { isRecallQuestion, parseRememberRequest } from "./remember";
+import { isSummaryRequest, writeSummary } from "./summary";
+import { clip, currentIndex, type DemoMessage, plural, sectionContents, unquote } from "./text";
+import { isTitleRequest, writeTitle } from "./title";
+import { aboutMe, demoToolStep } from "./tools";
 
 // The demo model (docs/decisions/003-offline-model.md): what a newcomer meets in `npm run demo` without a provider
-// key. Deterministic and memory-honest: it answers from the request alone, so what it recalls is what the app sent.
+// key. Deterministic and memory-honest: a pure function of the request, so what it recalls is what the app sent.
+// What the user said earlier is only what the request holds: the earlier user messages, the user's messages a
+// section recalls from older history, the "User: …" lines of summaries, and the notes ("- …" lines) of the system's
+// sections; never the system prompt, an assistant's words or the question itself.
 
 export const DEMO_MODEL_NAME = "recall-offline";
 
-export { demoReply } from "./reply";
+const NAME = /\bmy\s+name\s+is\s+([^\n,.!?;:。！？]+)/i;
+const FIRST =
+  /\bwhat\s+did\s+i\s+(?:say|ask|write)\s+(?:first|at\s+the\s+(?:start|beginning))\b|\bwhat\s+was\s+my\s+first\s+(?:message|question)\b/i;
+const PREVIOUS =
+  /\bwhat\s+did\s+i\s+(?:just\s+)?(?:say|ask|write)\s+(?:earlier|before|previously|last)\b|\bwhat\s+was\s+my\s+(?:last|previous)\s+(?:message|question)\b/i;
+
+function findName(text: string): string | null {
+  const name = unquote(
+    NAME.exec(text)?.[1]
+      ?.split(/\s+(?:and|but|so)\s+/i)[0]
+      ?.replace(/^now\s+/i, "") ?? "",
+  );
+  return name ? clip(name, 60) : null;
+}
+
+/** What a sentence states, as keys for a summary's "latest wins"; [] when nothing worth keeping. */
+function statedSubjects(sentence: string): string[] {
+  const request = parseRememberRequest(sentence);
+  const keys = extractFacts(sentence).map((f) => `${f.lang}:${f.key}`);
+  return request ? [...keys, `remember:${request.kind}:${request.value.toLowerCase()}`] : keys;
+}
+
+const userTexts = (messages: readonly DemoMessage[]) =>
+  messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
+
+/** The question, the earlier user messages of the request and all the user is known to have said, newest first. */
+type Turn = { question: string; earlier: string[]; stated: string[] };
+
+const quoted = (said: string | undefined, found: string) =>
+  said === undefined
+    ? "I don't know — I can't see any earlier message from you in this conversation."
+    : `${found}: "${clip(said, 80)}"`;
+
+/** The reply rules, in order: the first that answers wins. */
+const RULES: ((t: Turn) => string | false | null | undefined)[] = [
+  (t) => FIRST.test(t.question) && quoted(t.earlier.at(-1), "The first message of yours that I can see is"),
+  (t) => PREVIOUS.test(t.question) && quoted(t.earlier[0], "Your previous message was"),
+  ({ question, stated }) => {
+    const q = parseFactQuestion(question);
+    return q && recallFact(q, stated);
+  },
+  ({ question, stated }) => {
+    const request = isRecallQuestion(question) ? stated.map(parseRememberRequest).find(Boolean) : null;
+    if (!request) return null;
+    return request.kind === "fact"
+      ? `You asked me to remember that ${request.value}.`
+      : `The phrase you asked me to remember is ${request.value}.`;
+  },
+  ({ question }) => {
+    const q = parseFactQuestion(question);
+    return q && unknownFact(q);
+  },
+  ({ question }) =>
+    isRecallQuestion(question) &&
+    "I don't know — nothing in this conversation asked me to remember a phrase.",
+  ({ question }) => {
+    const request = parseRememberRequest(question);
+    return request && (request.replyOnlyNoted ? "noted" : `Noted — I'll remember: ${request.value}.`);
+  },
+  ({ question }) => {
+    const name = findName(question);
+    return name && `Nice to meet you, ${name}.`;
+  },
+];
+
+/** The demo model's text reply: a pure function of the messages it was sent. */
+export function demoReply(messages: readonly DemoMessage[]): string {
+  if (isTitleRequest(messages)) return writeTitle(messages);
+  if (isSummaryRequest(messages)) {
+    return writeSummary(userTexts(messages), statedSubjects);
+  }
+  const known = aboutMe(messages);
+  if (known) return known;
+  const at = currentIndex(messages);
+  const question = messages[at]?.text ?? "";
+  const before = at >= 0 ? messages.slice(0, at) : messages;
+  const earlier = userTexts(before).reverse();
+  const { notes, summarized, recalled } = sectionContents(messages);
+  const stated = [...earlier, ...userTexts(recalled).reverse(), ...summarized.reverse(), ...notes];
+  const turn = { question, earlier, stated };
+  for (const rule of RULES) {
+    const reply = rule(turn);
+    if (reply) return reply;
+  }
+  const seen = before.filter((m) => m.role !== "system").length;
+  return `Offline model reply to: "${clip(question, 80)}" (I saw ${plural(seen, "earlier message")}.)`;
+}
 
 export function demoAnswer(request: WireRequest): WireAnswer {
   const { messages } = request;

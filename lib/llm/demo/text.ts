@@ -1,4 +1,4 @@
-// Small text helpers of the demo model.
+// Small text helpers of the demo model, and its reading of the system's sections.
 
 /** A message as the demo reads it: a role, its text, and for user messages the images it carries. */
 export interface DemoMessage {
@@ -7,19 +7,14 @@ export interface DemoMessage {
   images?: readonly string[];
 }
 
-const QUOTES: Record<string, string> = {
-  '"': '"',
-  "“": "”",
-  "'": "'",
-  "‘": "’",
-  "«": "»",
-  "「": "」",
-  "『": "』",
-  "`": "`",
-};
+// Opening quote → closing quote.
+const QUOTES: Record<string, string> = Object.fromEntries(
+  ['""', "“”", "''", "‘’", "«»", "「」", "『』", "``"].map((q) => [...q]),
+);
 
 const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 export const isChinese = (s: string) => /\p{Script=Han}/u.test(s);
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** At most `max` characters (code points), with "…" when cut. */
 export function clip(s: string, max: number): string {
@@ -29,10 +24,9 @@ export function clip(s: string, max: number): string {
 
 /** Without end punctuation and surrounding quotes. */
 export function unquote(raw: string): string {
-  let v = collapse(raw).replace(/[\s.,!?;:。！？，；：、]+$/u, "");
+  const v = collapse(raw).replace(/[\s.,!?;:。！？，；：、]+$/u, "");
   const close = v[0] ? QUOTES[v[0]] : undefined;
-  if (close && v.length >= 2 && v.endsWith(close)) v = v.slice(1, -1).trim();
-  return v;
+  return close && v.length >= 2 && v.endsWith(close) ? v.slice(1, -1).trim() : v;
 }
 
 /** A quoted value at the start of `s` ("'kiwi-7' and …" → kiwi-7), or null. */
@@ -58,20 +52,38 @@ export function joinAnd(items: readonly string[], comma = ", "): string {
 export const currentIndex = (messages: readonly DemoMessage[]) =>
   messages.findLastIndex((m) => m.role === "user");
 
-/**
- * Whether a message is a section the system sent about the user: a system message opening with a heading of a few
- * words and a colon ("Summary of the earlier conversation:", "Long-term memory: …"). The system prompt has none,
- * and is never read; nor is a speaker's line ("User: …").
- */
-export const isSection = (m: DemoMessage) =>
-  m.role === "system" && /^\p{L}[^:\n]{0,38}\s[^:\n]*:/u.test(m.text);
-
+/** A summary's line of what the user said ("User: …"), or of how much else they said. */
+export const USER_LINE = /^\s*(?:[-*•]\s+)?User:[ \t]*(.*?)\s*$/;
+export const OTHER_THINGS = /^talked about (\d+) other things?\.$/;
+// A section opens with a heading of a few words and a colon ("Long-term memory: …"); the system prompt has none.
+const SECTION = /^\p{L}[^:\n]{0,38}\s[^:\n]*:/u;
 const NOTE = /^\s*-\s+(?:\[[^\]\s]+\]\s+)?(.+)$/;
+// A recalled message: "- [2026-11-03 14:02 UTC · user · #45 · from "Trip"] text", continued on lines indented by two.
+const RECALLED = /^- \[[^\]\n]*? · (user|assistant|tool|system) · #\d+(?: · from ".*?")?\] ?(.*)$/;
 
-/** Notes the system sent about the user (the "- …" lines of its sections), in order. */
-export function systemNotes(messages: readonly DemoMessage[]): string[] {
-  return messages
-    .filter(isSection)
-    .flatMap((m) => m.text.split("\n").map((line) => NOTE.exec(line)?.[1]?.trim() ?? ""))
-    .filter(Boolean);
+/**
+ * What the system's sections say, in order: their notes ("- …" lines), the "User: …" lines of summaries, and the
+ * messages they recall from the conversation history, with the role each was said in. Never the system prompt.
+ */
+export function sectionContents(messages: readonly DemoMessage[]) {
+  const notes: string[] = [];
+  const summarized: string[] = [];
+  const recalled: { role: string; text: string }[] = [];
+  for (const m of messages.filter((m) => m.role === "system" && SECTION.test(m.text))) {
+    let open: { role: string; text: string } | undefined;
+    for (const line of m.text.split("\n")) {
+      const r = RECALLED.exec(line);
+      if (r) {
+        open = { role: r[1] ?? "", text: r[2] ?? "" };
+        recalled.push(open);
+      } else if (open && line.startsWith("  ")) open.text += `\n${line.slice(2)}`;
+      else {
+        open = undefined;
+        const said = USER_LINE.exec(line)?.[1];
+        if (said && !OTHER_THINGS.test(said)) summarized.push(said);
+        else notes.push(NOTE.exec(line)?.[1]?.trim() ?? "");
+      }
+    }
+  }
+  return { notes: notes.filter(Boolean), summarized, recalled };
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { MemoryItem } from "@/lib/memory";
+import { TITLE_INSTRUCTIONS } from "../title-instructions";
 import { demoAnswer, demoReply as offlineReply } from ".";
-import { isTitleRequest, TITLE_REQUEST_MARK, titleOf, titleRequestParts, writeTitle } from "./title";
+import { isTitleRequest, titleOf, titleRequestParts, writeTitle } from "./title";
 
 const user = (text: string): MemoryItem => ({ role: "user", text });
 const system = (text: string): MemoryItem => ({ role: "system", text });
 const request = (question: string, answer = "Some answer.") => [
-  system(`${TITLE_REQUEST_MARK} for a list of chats.\nWrite a title.`),
+  system(TITLE_INSTRUCTIONS),
   user(`Question:\n${question}\n\nAnswer:\n${answer}`),
 ];
 
@@ -14,7 +15,7 @@ describe("recognizing a title request", () => {
   it("knows one by the first line of a system message", () => {
     expect(isTitleRequest(request("What is my name?"))).toBe(true);
     expect(isTitleRequest([system("You are Recall."), user("Give this chat a title")])).toBe(false);
-    expect(isTitleRequest([user(`${TITLE_REQUEST_MARK} for a list of chats.`)])).toBe(false);
+    expect(isTitleRequest([user(TITLE_INSTRUCTIONS)])).toBe(false);
   });
 
   it("reads the question and the answer back from the request", () => {
