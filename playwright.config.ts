@@ -92,10 +92,11 @@ export default defineConfig({
   ],
   webServer: [
     server(MAIN_PORT, MAIN_URL, {}),
-    // The window tests are about one conversation's memory: long-term memory would carry facts past the window.
+    // The window tests are about the window itself: long-term memory and recall would carry facts past it.
     server(WINDOW_PORT, WINDOW_URL, {
       MEMORY_MAX_MESSAGES: String(WINDOW_SIZE),
       LONG_TERM_MEMORY: "false",
+      MEMORY_RECALL: "off",
       OFFLINE_MODEL: "scripted",
     }),
     server(SCRIPTED_PORT, SCRIPTED_URL, { OFFLINE_MODEL: "scripted" }),

@@ -27,6 +27,12 @@ async function turnViaApi(request: APIRequestContext, sessionId: string, content
   expect(await res.text()).toContain('"type":"done"');
 }
 
+/** These tests are about the window and summaries: recall (on by default) would bring the fact back by itself. */
+async function recallOff(request: APIRequestContext, sessionId: string) {
+  const res = await request.patch(`/api/sessions/${sessionId}/memory`, { data: { recall: "off" } });
+  expect(res.status()).toBe(200);
+}
+
 interface MemoryJson {
   summary?: { fromSeq: number; throughSeq: number; messages: number; version: number };
 }
@@ -47,6 +53,7 @@ async function factThenFillersThenAsk(
 ): Promise<{ sessionId: string }> {
   const { request } = chat.page;
   const sessionId = await createConversation(request);
+  await recallOff(request, sessionId);
   await chat.goto(sessionId);
   await expect(chat.memory.text).toHaveText("Remembers the last 20 messages");
   await chat.memory.set({ policy, maxMessages: 4 });
@@ -145,6 +152,8 @@ test.describe("conversation memory", () => {
     await expect(chat.memory.trigger).toBeHidden();
     await chat.send(FACT);
     await chat.send("Tell me about rivers.");
+    await recallOff(chat.page.request, chat.sessionId() as string);
+    await chat.page.reload();
     await expect(chat.memory.text).toHaveText("Remembers the last 20 messages");
 
     // Keyboard: the popover opens on the trigger, Escape closes it and gives focus back.

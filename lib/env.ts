@@ -42,6 +42,11 @@ const schema = z.object({
     .enum(["window", "tokens", "summary"], { message: "must be window, tokens or summary" })
     .default("window"),
   MEMORY_MAX_TOKENS: intFrom(100, 1_000_000).default(8000),
+  // Earlier messages recalled into the context beside the window, and the most tokens they may take.
+  MEMORY_RECALL: z
+    .enum(["off", "conversation", "all"], { message: "must be off, conversation or all" })
+    .default("conversation"),
+  MEMORY_RECALL_MAX_TOKENS: intFrom(100, 32_000).default(2000),
   // At least the answer's reserve (1 024 tokens) plus the smallest budget (100), with room to spare.
   MODEL_CONTEXT_TOKENS: intFrom(2000, 10_000_000).default(128_000),
   // Conversations idle (not updated) for longer are deleted, like a manual delete; unset keeps them forever.

@@ -27,11 +27,15 @@ function statusOf(code: string): number {
 const completionId = (meta: Meta) => `chatcmpl-${meta.assistantMessage.id}`;
 const createdOf = (meta: Meta) => Math.floor(Date.parse(meta.assistantMessage.createdAt) / 1000);
 
-/** The turn's usage as OpenAI spells it; the done event always carries both counts. */
+/**
+ * The turn's usage as OpenAI spells it (the done event always carries both counts), plus `recall_tokens`: the
+ * part of the prompt that recalled earlier messages took (0 when none were).
+ */
 const usageOf = (done: Done) => ({
   prompt_tokens: done.promptTokens,
   completion_tokens: done.completionTokens,
   total_tokens: done.promptTokens + done.completionTokens,
+  recall_tokens: done.recallTokens ?? 0,
 });
 
 /** Reads, validates and runs one chat completion for `userId`. */

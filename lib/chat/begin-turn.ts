@@ -18,11 +18,18 @@ import { recordContext } from "@/lib/db/turn-contexts";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getModel, type Model } from "@/lib/llm";
-import { longTermSection, type MemoryItem, retryRefusal } from "@/lib/memory";
+import {
+  composeContext,
+  longTermSection,
+  type MemoryItem,
+  type RecallInput,
+  retryRefusal,
+} from "@/lib/memory";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
+import { loadRecall } from "./recall";
 import { seqsOf, type TurnRequest } from "./turn-request";
 
 type StoredMessage = { id: string; seq: number; parentId: string | null; createdAt: Date };
@@ -110,9 +117,14 @@ export async function beginTurn({
       parts: attached ?? question.parts ?? null,
       toolCallId: null,
     });
+    // A client that sends the conversation itself decides its context: nothing is recalled beside it.
+    const recall = overrides.clientMemory
+      ? null
+      : await loadRecall({ userId, sessionId, config, question, memory: memory.items }, { tx });
     const context = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
       longTerm,
+      recall,
       memory: overrides.clientMemory ?? memory.items,
       question: questionItem,
       config,
@@ -203,10 +215,14 @@ async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
   return node ? { id: node.id, seq: node.seq } : null;
 }
 
-/** The pure context builder with the conversation's budget; a question that alone does not fit is a 422. */
+/**
+ * The context lib/memory composes with the conversation's budget, assembled and counted; a question that alone
+ * does not fit is a 422.
+ */
 function contextFor({
   systemPrompt,
   longTerm,
+  recall,
   memory,
   question,
   config,
@@ -214,28 +230,30 @@ function contextFor({
 }: {
   systemPrompt: string;
   longTerm: LongTermMemory;
+  recall: RecallInput | null;
   memory: MemoryItem[];
   question: MemoryItem;
   config: MemoryConfig;
   model: string;
 }): BuiltContext {
   try {
-    return buildContext({
+    const composed = composeContext({
       systemPrompt,
-      longTermMemory: longTermSection({
+      longTerm: longTermSection({
         facts: longTerm.facts,
         question: question.text,
         maxTokens: env.LONG_TERM_MEMORY_MAX_TOKENS,
         count: config.tokenizer.countItem,
       }),
+      recall,
       memory,
       question,
-      policyId: config.policy.id,
-      model,
-      tokenizer: config.tokenizer,
+      count: config.tokenizer.countItem,
+      replyPriming: config.tokenizer.replyPriming,
       maxTokens: config.contextMaxTokens,
       modelContextTokens: config.modelContextTokens,
     });
+    return buildContext({ composed, policyId: config.policy.id, model, tokenizer: config.tokenizer });
   } catch (e) {
     if (!(e instanceof ContextBudgetError)) throw e;
     throw new AppError(

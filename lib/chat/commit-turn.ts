@@ -55,6 +55,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     status: outcome.status === "complete" ? "complete" : "interrupted",
     promptTokens: reported.promptTokens ?? plan.context.tokenEstimate,
     completionTokens: reported.completionTokens ?? tokenizerFor(plan.model.model).countText(outcome.text),
+    recallTokens: plan.context.recallTokens,
     memoryUsed: memoryUsedOf(plan.context.entries),
   };
 }

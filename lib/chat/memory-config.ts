@@ -22,6 +22,8 @@ function memoryDefaults(): MemorySettings {
     policy: env.MEMORY_POLICY,
     maxMessages: env.MEMORY_MAX_MESSAGES,
     maxTokens: env.MEMORY_MAX_TOKENS,
+    recall: env.MEMORY_RECALL,
+    recallMaxTokens: env.MEMORY_RECALL_MAX_TOKENS,
   };
 }
 

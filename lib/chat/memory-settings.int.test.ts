@@ -194,8 +194,9 @@ describe("clearing memory", () => {
 
 describe("summaries", () => {
   const fact = "My code word is 青云-4173.";
+  // Recall off: these are about what summaries keep (recall would bring the fact back by itself).
   async function fifteenTurns(vars: Record<string, string>) {
-    const a = await app({ MEMORY_MAX_MESSAGES: "4", ...vars });
+    const a = await app({ MEMORY_MAX_MESSAGES: "4", MEMORY_RECALL: "off", ...vars });
     const { userId, sessionId } = await createUserWithSession(a.db);
     await a.turn(sessionId, userId, fact);
     for (let i = 2; i < 15; i++) {
@@ -236,6 +237,13 @@ describe("summaries", () => {
   it("without summaries the same conversation has forgotten it", async () => {
     const { last } = await fifteenTurns({ MEMORY_POLICY: "window" });
     expect(answerOf(last)).toMatch(/don't know/i);
+  });
+
+  it("without summaries but with recall (the default) the fact comes back as a recalled message", async () => {
+    const { a, last } = await fifteenTurns({ MEMORY_POLICY: "window", MEMORY_RECALL: "conversation" });
+    expect(answerOf(last)).toContain("青云-4173");
+    const recalled = (await contextOf(a.db, answerIdOf(last))).entries.filter((e) => e.source === "recalled");
+    expect(recalled.map((e) => e.seq)).toContain(1);
   });
 
   it("a summary written while an answer streams is kept: the turn folds itself onto it", async () => {

@@ -54,6 +54,8 @@ function memoryStateOf({
     custom,
     effective: {
       ...settings,
+      // Memory switched off recalls nothing either.
+      recall: config.recall?.scope ?? "off",
       policyId: config.policy.id,
       /** Budget for everything sent, or null when only the model's context window limits it. */
       maxContextTokens: config.contextMaxTokens ?? null,

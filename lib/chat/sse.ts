@@ -15,14 +15,17 @@ export type TurnEvent =
   /** What the tool returned (JSON; `{ error }` when `ok` is false), as the model is sent it. */
   | { type: "tool_result"; id: string; name: string; ok: boolean; result: string }
   /**
-   * The token counts are the provider's when it reports them, else counted with the model's tokenizer.
-   * `memoryUsed`: what the answer used beyond its window (null: only the window), as a page of messages says it.
+   * The token counts are the provider's when it reports them, else counted with the model's tokenizer;
+   * `recallTokens` is what the recalled-messages section of the context took (0: none; always set by the
+   * commit, optional so older producers and readers of the event still fit). `memoryUsed`: what the answer used
+   * beyond its window (null: only the window), as a page of messages says it.
    */
   | {
       type: "done";
       status: "complete" | "interrupted";
       promptTokens: number;
       completionTokens: number;
+      recallTokens?: number;
       memoryUsed?: MemoryUsed | null;
     }
   | { type: "error"; code: string; message: string };

@@ -3,9 +3,9 @@ import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getSessionReview } from "@/lib/admin/session-review";
 import { sessionClaims } from "@/lib/auth/session-token";
 import { historyOf } from "@/lib/chat/items";
-import { buildContext } from "@/lib/context";
+import { buildContext, tokenizerFor } from "@/lib/context";
 import { env } from "@/lib/env";
-import { memoryAfterTurn, messageWindow, rebuildFromTail } from "@/lib/memory";
+import { composeContext, memoryAfterTurn, messageWindow, rebuildFromTail } from "@/lib/memory";
 import type { Role } from "@/lib/types";
 import {
   adminSessionsPageArgs,
@@ -61,13 +61,15 @@ async function beginTurn(sessionId: string, userId: string, content: string) {
     );
     const memory = rebuildFromTail(tail, policy);
     const questionItem = { role: "user" as const, text: question.text, seq: question.seq };
-    const built = buildContext({
+    const tokenizer = tokenizerFor("m");
+    const composed = composeContext({
       systemPrompt: "sys",
       memory,
       question: questionItem,
-      policyId: policy.id,
-      model: "m",
+      count: tokenizer.countItem,
+      replyPriming: tokenizer.replyPriming,
     });
+    const built = buildContext({ composed, policyId: policy.id, model: "m", tokenizer });
     await recordContext(
       {
         sessionId,

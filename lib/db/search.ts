@@ -9,7 +9,7 @@ import {
   questionTermMatches,
 } from "@/lib/search/question";
 import { buildSnippet } from "@/lib/search/snippet";
-import { indexTerms, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
+import { indexTerms, pgLexeme, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
 import { databaseKind, db, type Tx, type TxOption } from "./client";
 import { inTx } from "./transaction";
 
@@ -39,6 +39,14 @@ const CHUNK = 200;
  */
 export function ownerToken(userId: string): string {
   return `u${createHash("sha256").update(userId).digest("hex").slice(0, 20)}`;
+}
+
+/**
+ * The index's token for a conversation: 'c' and the hex of its id (a plain ASCII term whatever the id holds, and one
+ * SQL can compute, so the migration that added it could fill it in). Recall within a conversation matches it.
+ */
+export function conversationToken(sessionId: string): string {
+  return `c${Buffer.from(sessionId, "utf8").toString("hex")}`;
 }
 
 function chunks<T>(items: T[], size = CHUNK): T[][] {
@@ -77,11 +85,11 @@ export async function indexMessages(
       );
     }
     // Terms are cut once per message; one without any is only removed from the index.
-    const terms = new Map<string, { terms: string[]; userId: string }>();
+    const terms = new Map<string, { terms: string[]; userId: string; sessionId: string }>();
     for (const d of batch) {
       if (d.role !== "user" && d.role !== "assistant") continue;
       const cut = indexTerms(d.text);
-      if (cut.length) terms.set(d.id, { terms: cut, userId: d.userId });
+      if (cut.length) terms.set(d.id, { terms: cut, userId: d.userId, sessionId: d.sessionId });
     }
     if (terms.size === 0) continue;
     if (kind === "sqlite") await insertSqliteDocs(tx, terms);
@@ -92,37 +100,53 @@ export async function indexMessages(
 /** SearchDoc rows (owner and conversation read from the message's own rows), then their FTS5 entries by rowid. */
 async function insertSqliteDocs(tx: Tx, terms: Map<string, { terms: string[] }>) {
   const wanted = [...terms.keys()];
-  const inserted = await tx.$queryRawUnsafe<{ id: number | bigint; messageId: string; userId: string }[]>(
+  const inserted = await tx.$queryRawUnsafe<
+    { id: number | bigint; messageId: string; userId: string; sessionId: string }[]
+  >(
     `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt")
      SELECT m."id", s."userId", m."sessionId", m."createdAt"
      FROM "ChatMessage" m JOIN "ChatSession" s ON s."id" = m."sessionId"
      WHERE m."id" IN (${placeholders(wanted.length, 1, "sqlite")})
-     RETURNING "id", "messageId", "userId"`,
+     RETURNING "id", "messageId", "userId", "sessionId"`,
     ...wanted,
   );
   if (inserted.length === 0) return;
-  const values = inserted.map(() => "(?, ?, ?)").join(", ");
+  const values = inserted.map(() => "(?, ?, ?, ?)").join(", ");
   const params = inserted.flatMap((r) => [
     Number(r.id),
     ownerToken(r.userId),
+    conversationToken(r.sessionId),
     terms.get(r.messageId)?.terms.join(" ") ?? "",
   ]);
-  await tx.$executeRawUnsafe(`INSERT INTO "SearchFts" (rowid, owner, body) VALUES ${values}`, ...params);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "SearchFts" (rowid, owner, conv, body) VALUES ${values}`,
+    ...params,
+  );
 }
 
 /**
- * SearchDoc rows with their tsvector in one INSERT: the vector carries the caller's owner token, and a row is only
- * written when that owner is the message's conversation's.
+ * SearchDoc rows with their tsvector in one INSERT: the vector carries the caller's owner and conversation tokens,
+ * and a row is only written when they are the message's own.
  */
-async function insertPostgresDocs(tx: Tx, terms: Map<string, { terms: string[]; userId: string }>) {
+async function insertPostgresDocs(
+  tx: Tx,
+  terms: Map<string, { terms: string[]; userId: string; sessionId: string }>,
+) {
   const entries = [...terms];
-  const values = entries.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3}::tsvector)`).join(", ");
-  const params = entries.flatMap(([id, t]) => [id, t.userId, pgTermsVector(t.terms, ownerToken(t.userId))]);
+  const values = entries
+    .map((_, i) => `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4}::tsvector)`)
+    .join(", ");
+  const params = entries.flatMap(([id, t]) => [
+    id,
+    t.userId,
+    t.sessionId,
+    `${pgTermsVector(t.terms, ownerToken(t.userId))} ${pgConversationLexeme(t.sessionId)}`,
+  ]);
   await tx.$executeRawUnsafe(
     `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt", "terms")
      SELECT m."id", s."userId", m."sessionId", m."createdAt", v.terms
-     FROM (VALUES ${values}) AS v(id, uid, terms)
-     JOIN "ChatMessage" m ON m."id" = v.id
+     FROM (VALUES ${values}) AS v(id, uid, sid, terms)
+     JOIN "ChatMessage" m ON m."id" = v.id AND m."sessionId" = v.sid
      JOIN "ChatSession" s ON s."id" = m."sessionId" AND s."userId" = v.uid`,
     ...params,
   );
@@ -161,6 +185,11 @@ export async function indexUnindexedMessages(
     indexMessages({ docs: rows.map((r) => ({ ...r, userId: r.session.userId })) }, { tx: t }),
   );
   return { count: rows.length, lastId: rows.at(-1)?.id };
+}
+
+/** The conversation lexeme of a tsvector: '@' never occurs in a term, so no query word can match it. */
+export function pgConversationLexeme(sessionId: string): string {
+  return pgLexeme(`@${conversationToken(sessionId)}`);
 }
 
 export const SEARCH_PAGE_SIZE = 20;

@@ -1,5 +1,12 @@
 // The memory domain's public surface: what the turn pipeline, the context builder and the admin view use.
-export { MemoryFormatError } from "./errors";
+export {
+  type ComposedContext,
+  type ContextBudget,
+  composeContext,
+  DEFAULT_ANSWER_RESERVE_TOKENS,
+  type RecallInput,
+} from "./context";
+export { ContextBudgetError, MemoryFormatError } from "./errors";
 export { cloneItem } from "./items";
 export {
   type LongTermFact,
@@ -12,6 +19,7 @@ export {
 } from "./long-term";
 export { messageWindow, none } from "./policies";
 export { SUMMARY_PREFIX, toChatMessages, toResponsesInput } from "./projections";
+export type { RecallCandidate, RecallMessage } from "./recall";
 export {
   type HistoryMessage,
   isSnapshotCurrent,
@@ -30,5 +38,4 @@ export {
 } from "./settings";
 export { restore } from "./snapshot";
 export { needsSummary, SUMMARY_SLACK_FACTOR, type SummarizerInput, summarize } from "./summary";
-export { tokenWindow } from "./token-window";
 export type { MemoryItem, MemoryRole, SummaryMeta, TokenCounter, ToolCall } from "./types";

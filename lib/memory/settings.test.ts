@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { type MemorySettings, resolveMemorySettings, validateMemorySettings } from "./settings";
 import { conversation, labels } from "./test-fixtures";
 
-const defaults: MemorySettings = { enabled: true, policy: "window", maxMessages: 20, maxTokens: 4000 };
+const defaults: MemorySettings = {
+  enabled: true,
+  policy: "window",
+  maxMessages: 20,
+  maxTokens: 4000,
+  recall: "conversation",
+  recallMaxTokens: 2000,
+};
 const count = () => 10;
 
 describe("validateMemorySettings", () => {
@@ -19,6 +26,12 @@ describe("validateMemorySettings", () => {
       { maxMessages: 10_000, maxTokens: 1_000_000 },
     ],
     [{ policy: "summary" }, { policy: "summary" }],
+    [{ recall: "off" }, { recall: "off" }],
+    [
+      { recall: "all", recallMaxTokens: 100 },
+      { recall: "all", recallMaxTokens: 100 },
+    ],
+    [{ recallMaxTokens: 32_000 }, { recallMaxTokens: 32_000 }],
   ])("accepts %j", (input, value) => {
     expect(validateMemorySettings(input)).toEqual({ ok: true, value });
   });
@@ -33,6 +46,11 @@ describe("validateMemorySettings", () => {
     [{ maxTokens: null }, "maxTokens"],
     [{ enabled: "yes" }, "enabled"],
     [{ policy: "facts" }, "policy"],
+    [{ recall: "everything" }, "recall"],
+    [{ recall: true }, "recall"],
+    [{ recallMaxTokens: 99 }, "recallMaxTokens"],
+    [{ recallMaxTokens: 32_001 }, "recallMaxTokens"],
+    [{ recallMaxTokens: 500.5 }, "recallMaxTokens"],
     [{ maxMesages: 3 }, "settings"],
     [null, "settings"],
     [[1], "settings"],
@@ -96,6 +114,21 @@ describe("resolveMemorySettings", () => {
     expect(resolved.policy.id).toBe("none");
     expect(labels(resolved.policy.apply(items))).toBe("S");
     expect(resolved.contextMaxTokens).toBeUndefined();
+  });
+
+  it("recall: the scope and its limit, null when off or when memory is disabled", () => {
+    expect(resolveMemorySettings(null, defaults, count).recall).toEqual({
+      scope: "conversation",
+      maxTokens: 2000,
+    });
+    expect(resolveMemorySettings({ recall: "all", recallMaxTokens: 500 }, defaults, count).recall).toEqual({
+      scope: "all",
+      maxTokens: 500,
+    });
+    expect(resolveMemorySettings({ recall: "off" }, defaults, count).recall).toBeNull();
+    expect(resolveMemorySettings({ enabled: false }, defaults, count).recall).toBeNull();
+    // Recall is not part of the snapshot policy: switching it does not make snapshots stale.
+    expect(resolveMemorySettings({ recall: "off" }, defaults, count).policy.id).toBe("window:20");
   });
 
   it("an invalid stored field falls back to its default instead of failing the turn", () => {

@@ -1,4 +1,5 @@
 import { none } from "./policies";
+import { RECALL_SCOPES, type RecallScope } from "./recall";
 import { type SummaryConfig, summaryPolicy } from "./summary";
 import { windowPolicy } from "./token-window";
 import type { MemoryPolicy, TokenCounter } from "./types";
@@ -12,12 +13,19 @@ export interface MemorySettings {
   policy: MemoryPolicyKind;
   maxMessages: number;
   maxTokens: number;
+  /** Which earlier messages may be recalled into the context beside the window. */
+  recall: RecallScope;
+  /** The most tokens the recall section may take (inside the overall budget, after the window). */
+  recallMaxTokens: number;
 }
 
-const MEMORY_LIMITS = {
+type IntegerField = "maxMessages" | "maxTokens" | "recallMaxTokens";
+
+const MEMORY_LIMITS: Record<IntegerField, { min: number; max: number }> = {
   maxMessages: { min: 1, max: 10_000 },
   maxTokens: { min: 100, max: 1_000_000 },
-} as const;
+  recallMaxTokens: { min: 100, max: 32_000 },
+};
 
 /** With summaries on, memory is summarized when it reaches `maxMessages × SUMMARY_TRIGGER_FACTOR` messages. */
 export const SUMMARY_TRIGGER_FACTOR = 2;
@@ -31,13 +39,10 @@ export type SettingsCheck =
   | { ok: true; value: Partial<MemorySettings> }
   | { ok: false; errors: SettingsError[] };
 
-const FIELDS: ReadonlySet<string> = new Set(["enabled", "policy", "maxMessages", "maxTokens"]);
+const FIELD_NAMES = ["enabled", "policy", "maxMessages", "maxTokens", "recall", "recallMaxTokens"] as const;
+const FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
 
-function checkInteger(
-  value: unknown,
-  field: "maxMessages" | "maxTokens",
-  errors: SettingsError[],
-): number | undefined {
+function checkInteger(value: unknown, field: IntegerField, errors: SettingsError[]): number | undefined {
   const { min, max } = MEMORY_LIMITS[field];
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     errors.push({ field, message: `${field} must be an integer from ${min} to ${max}` });
@@ -71,7 +76,11 @@ export function validateMemorySettings(input: unknown): SettingsCheck {
       errors.push({ field: "policy", message: `policy must be one of ${MEMORY_POLICY_KINDS.join(", ")}` });
     }
   }
-  for (const field of ["maxMessages", "maxTokens"] as const) {
+  if (record.recall !== undefined) {
+    if (RECALL_SCOPES.includes(record.recall as RecallScope)) value.recall = record.recall as RecallScope;
+    else errors.push({ field: "recall", message: `recall must be one of ${RECALL_SCOPES.join(", ")}` });
+  }
+  for (const field of ["maxMessages", "maxTokens", "recallMaxTokens"] as const) {
     if (record[field] === undefined) continue;
     const checked = checkInteger(record[field], field, errors);
     if (checked !== undefined) value[field] = checked;
@@ -89,6 +98,8 @@ export interface ResolvedMemory {
    * (the token budget covers the whole context only under the `tokens` policy).
    */
   contextMaxTokens: number | undefined;
+  /** Where recall looks and how much it may send; null when nothing is recalled (off, or memory disabled). */
+  recall: { scope: Exclude<RecallScope, "off">; maxTokens: number } | null;
 }
 
 /** The summary shape of settings: the last `maxMessages` kept, summarized when memory reaches twice that. */
@@ -126,7 +137,7 @@ export function resolveMemorySettings(
   }
   const settings: MemorySettings = { ...defaults };
   if (stored) {
-    for (const field of ["enabled", "policy", "maxMessages", "maxTokens"] as const) {
+    for (const field of FIELD_NAMES) {
       const checked = validateMemorySettings({ [field]: stored[field] });
       if (checked.ok && checked.value[field] !== undefined) {
         Object.assign(settings, { [field]: checked.value[field] });
@@ -137,5 +148,10 @@ export function resolveMemorySettings(
     settings,
     policy: policyForSettings(settings, count),
     contextMaxTokens: settings.enabled && settings.policy === "tokens" ? settings.maxTokens : undefined,
+    // Memory switched off sends no history at all, recalled history included.
+    recall:
+      settings.enabled && settings.recall !== "off"
+        ? { scope: settings.recall, maxTokens: settings.recallMaxTokens }
+        : null,
   };
 }

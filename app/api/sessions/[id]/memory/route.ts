@@ -9,7 +9,7 @@ export const GET = route<Params>("user", async ({ params, user }) => {
   return Response.json(await getMemoryState({ sessionId: params.id, userId: user.id }));
 });
 
-/** Any of `enabled`, `policy`, `maxMessages`, `maxTokens`; applies at the next turn. */
+/** Any of `enabled`, `policy`, `maxMessages`, `maxTokens`, `recall`, `recallMaxTokens`; applies at the next turn. */
 export const PATCH = route<Params>("user", async ({ req, params, user }) => {
   const change = await readJson(req, z.unknown());
   return Response.json(await updateMemorySettings({ sessionId: params.id, userId: user.id, change }));

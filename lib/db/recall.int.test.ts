@@ -1,0 +1,274 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { type ChatMessage, databaseKind, db } from "@/lib/db/client";
+import { type RecallHit, recallCandidates } from "@/lib/db/recall";
+import { indexMessages } from "@/lib/db/search";
+import { unsafeDeleteSessionById } from "@/lib/db/sessions";
+import { env } from "@/lib/env";
+
+// What recall may bring back, on the database's real engine: only the user's own messages, after each
+// conversation's clear-memory boundary, on the current question's path (other conversations: their active path),
+// never the current question, the excluded seqs or a deleted message. Every test makes its own users and words.
+
+const kind = databaseKind(env.DATABASE_URL);
+
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+const word = () => `zr${randomUUID().replace(/-/g, "").slice(0, 10)}`;
+
+async function createUser() {
+  return db.user.create({
+    data: { email: `recall-${randomUUID()}@example.test`, name: "Recall", passwordHash: "x" },
+  });
+}
+
+type Role = "user" | "assistant";
+type Spec = [Role, string] | [Role, string, { parent: number }];
+
+/**
+ * A conversation of these messages (seq = position + 1), each the child of the one before unless `parent` names
+ * another seq (a branch). Indexed as turns index them; the active leaf is the last message.
+ */
+async function conversation(userId: string, specs: Spec[], title = "Talk") {
+  return db.$transaction(async (tx) => {
+    const session = await tx.chatSession.create({ data: { userId, title, lastSeq: specs.length } });
+    const rows: ChatMessage[] = [];
+    for (const [i, [role, text, opts]] of specs.entries()) {
+      const parent = opts ? rows[opts.parent - 1] : rows.at(-1);
+      rows.push(
+        await tx.chatMessage.create({
+          data: {
+            sessionId: session.id,
+            seq: i + 1,
+            role,
+            text,
+            parentId: parent?.id ?? null,
+            createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+          },
+        }),
+      );
+    }
+    await indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })) }, { tx });
+    const last = rows.at(-1) as ChatMessage;
+    await tx.chatSession.update({
+      where: { id: session.id },
+      data: { activeLeafId: last.id, activeLeafSeq: last.seq },
+    });
+    return { session, messages: rows };
+  });
+}
+
+const seqs = (hits: RecallHit[]) => hits.map((h) => h.seq);
+
+describe(`recall candidates (${kind})`, () => {
+  it("finds an earlier fact by its content words, best first, with its answer as partner", async () => {
+    const user = await createUser();
+    const [pet, other] = [word(), word()];
+    const { session } = await conversation(user.id, [
+      ["user", `My dog is called ${pet} and she loves the beach`],
+      ["assistant", `${pet} sounds like a lovely dog!`],
+      ["user", `I also bought a ${other} yesterday`],
+      ["assistant", "Nice purchase."],
+      ["user", `What is my dog called? ${pet}`],
+    ]);
+    const hits = await recallCandidates({
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation",
+      question: `what was my dog called, ${pet}?`,
+      leafSeq: 5,
+      limit: 5,
+    });
+    expect(seqs(hits)).toEqual([1, 2]);
+    expect(hits[0]?.partner).toMatchObject({
+      seq: 2,
+      role: "assistant",
+      text: `${pet} sounds like a lovely dog!`,
+    });
+    expect(hits[1]?.partner).toMatchObject({ seq: 1, role: "user" });
+    expect(hits[0]).toMatchObject({ sessionId: session.id, sessionTitle: "Talk", role: "user" });
+    expect(hits[0]?.createdAt).toEqual(new Date(Date.UTC(2026, 0, 1)));
+    expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Number.POSITIVE_INFINITY);
+  });
+
+  it("ranks a message holding all the question's words, and the phrase, above one holding some", async () => {
+    const user = await createUser();
+    const [a, b] = [word(), word()];
+    const { session } = await conversation(user.id, [
+      ["user", `${a} alone here`],
+      ["user", `${b} then ${a} apart`],
+      ["user", `the ${a} ${b} together`],
+      ["user", `${b} only`],
+      ["user", "question"],
+    ]);
+    const hits = await recallCandidates({
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation",
+      question: `${a} ${b}`,
+      leafSeq: 5,
+      limit: 10,
+    });
+    expect(seqs(hits).slice(0, 2)).toEqual([3, 2]);
+    expect(seqs(hits).sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it("never returns the current question, the excluded seqs, or messages before the clear-memory boundary", async () => {
+    const user = await createUser();
+    const w = word();
+    const { session } = await conversation(user.id, [
+      ["user", `${w} one`],
+      ["assistant", `${w} two`],
+      ["user", `${w} three`],
+      ["assistant", `${w} four`],
+      ["user", `${w} five`],
+      ["assistant", `${w} six`],
+      ["user", `${w} seven?`],
+    ]);
+    await db.chatSession.update({ where: { id: session.id }, data: { memoryStartSeq: 2 } });
+    const hits = await recallCandidates({
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation",
+      question: w,
+      leafSeq: 7,
+      excludeSeqs: [5, 6],
+      limit: 20,
+    });
+    expect(seqs(hits).sort()).toEqual([3, 4]);
+    // The partner of seq 4 is 3; seq 3's answer (4) is its partner; nothing excluded or cleared comes as a partner.
+    for (const h of hits) expect([3, 4]).toContain(h.partner?.seq);
+  });
+
+  it("stays on the current question's path in a branched conversation", async () => {
+    const user = await createUser();
+    const w = word();
+    const { session } = await conversation(user.id, [
+      ["user", `${w} root question`],
+      ["assistant", `${w} first answer`],
+      ["assistant", `${w} regenerated answer`, { parent: 1 }],
+      ["user", `${w} on the regenerated branch`],
+      ["user", `${w} edited question`, { parent: 2 }],
+      ["assistant", `${w} answer on the first branch`],
+      ["user", `${w} now?`],
+    ]);
+    const forks = await db.chatSession.findUniqueOrThrow({
+      where: { id: session.id },
+      select: { forks: true },
+    });
+    expect(forks.forks).toBeGreaterThan(0);
+    // The path of seq 7: 1 → 2 → 5 → 6 → 7.
+    const hits = await recallCandidates({
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation",
+      question: w,
+      leafSeq: 7,
+      limit: 20,
+    });
+    expect(seqs(hits).sort()).toEqual([1, 2, 5, 6]);
+    expect(hits.find((h) => h.seq === 1)?.partner?.seq).toBe(2);
+    expect(hits.find((h) => h.seq === 5)?.partner?.seq).toBe(6);
+  });
+
+  it("counts no branch in a conversation that is one path", async () => {
+    const user = await createUser();
+    const { session } = await conversation(user.id, [
+      ["user", "a"],
+      ["assistant", "b"],
+      ["user", "c"],
+    ]);
+    const row = await db.chatSession.findUniqueOrThrow({
+      where: { id: session.id },
+      select: { forks: true },
+    });
+    expect(row.forks).toBe(0);
+  });
+
+  it("reaches another conversation of the same user only with scope all, and only its active path", async () => {
+    const user = await createUser();
+    const stranger = await createUser();
+    const w = word();
+    const other = await conversation(
+      user.id,
+      [
+        ["user", `${w} in another conversation`],
+        ["assistant", `${w} answered there`],
+        ["assistant", `${w} a version the user left`, { parent: 1 }],
+        ["user", `${w} after the version`],
+      ],
+      "Other",
+    );
+    // The user is back on the first answer's branch: 1 → 2.
+    await db.chatSession.update({
+      where: { id: other.session.id },
+      data: { activeLeafId: other.messages[1]?.id, activeLeafSeq: 2 },
+    });
+    const cleared = await conversation(user.id, [
+      ["user", `${w} cleared there`],
+      ["assistant", `${w} after the boundary`],
+    ]);
+    await db.chatSession.update({ where: { id: cleared.session.id }, data: { memoryStartSeq: 1 } });
+    await conversation(stranger.id, [["user", `${w} a stranger's message`]]);
+    const { session } = await conversation(user.id, [
+      ["user", `${w} here`],
+      ["user", `${w}?`],
+    ]);
+    const args = { userId: user.id, sessionId: session.id, question: w, leafSeq: 2, limit: 20 };
+
+    const here = await recallCandidates({ ...args, scope: "conversation" });
+    expect(here.map((h) => [h.sessionId, h.seq])).toEqual([[session.id, 1]]);
+
+    const all = await recallCandidates({ ...args, scope: "all" });
+    expect(
+      all
+        .map(
+          (h) =>
+            `${h.sessionId === other.session.id ? "other" : h.sessionId === cleared.session.id ? "cleared" : "here"}:${h.seq}`,
+        )
+        .sort(),
+    ).toEqual(["cleared:2", "here:1", "other:1", "other:2"]);
+    expect(all.find((h) => h.sessionId === other.session.id)?.sessionTitle).toBe("Other");
+    expect(all.find((h) => h.sessionId === other.session.id && h.seq === 1)?.partner?.seq).toBe(2);
+    // The cleared conversation's question is before its boundary: its answer comes without it.
+    expect(all.find((h) => h.sessionId === cleared.session.id)?.partner).toBeUndefined();
+
+    // Asked as the stranger, about this user's conversation: nothing.
+    expect(await recallCandidates({ ...args, userId: stranger.id, scope: "all" })).toEqual([]);
+  });
+
+  it("forgets a deleted conversation: no candidates and no index rows left, in the deleting transaction", async () => {
+    const user = await createUser();
+    const w = word();
+    const gone = await conversation(user.id, [
+      ["user", `${w} soon deleted`],
+      ["assistant", `${w} also deleted`],
+    ]);
+    const { session } = await conversation(user.id, [["user", `${w}?`]]);
+    const args = {
+      userId: user.id,
+      sessionId: session.id,
+      question: w,
+      leafSeq: 1,
+      limit: 20,
+      scope: "all" as const,
+    };
+    expect(await recallCandidates(args)).toHaveLength(2);
+    await unsafeDeleteSessionById({ sessionId: gone.session.id, actorId: user.id });
+    expect(await recallCandidates(args)).toEqual([]);
+    const ids = gone.messages.map((m) => m.id);
+    const docs = await db.searchDoc.count({
+      where: { OR: [{ messageId: { in: ids } }, { sessionId: gone.session.id }] },
+    });
+    expect(docs).toBe(0);
+    if (kind === "sqlite") {
+      const [row] = await db.$queryRawUnsafe<{ n: bigint }[]>(
+        `SELECT COUNT(*) AS n FROM "SearchFts" WHERE "SearchFts" MATCH ?`,
+        `conv : "c${Buffer.from(gone.session.id).toString("hex")}"`,
+      );
+      expect(Number(row?.n)).toBe(0);
+    }
+  });
+});
