@@ -8,6 +8,12 @@ const POLICY_NAMES = {
   summary: "memory.policySummary",
 } as const;
 
+const RECALL_NAMES = {
+  off: "memory.recallOff",
+  conversation: "memory.recallConversation",
+  all: "memory.recallAll",
+} as const;
+
 /** The conversation's memory settings in force (its own over the server's defaults). */
 export function SettingsList({
   settings,
@@ -32,6 +38,14 @@ export function SettingsList({
         <>
           <dt className="text-zinc-500">{t("memory.tokenBudget")}</dt>
           <dd>{formatCount(settings.maxTokens)}</dd>
+        </>
+      )}
+      <dt className="text-zinc-500">{t("memory.recall")}</dt>
+      <dd data-testid="memory-settings-recall">{t(RECALL_NAMES[settings.recall])}</dd>
+      {settings.recall !== "off" && (
+        <>
+          <dt className="text-zinc-500">{t("memory.recallMaxTokens")}</dt>
+          <dd>{formatCount(settings.recallMaxTokens)}</dd>
         </>
       )}
       <dt className="text-zinc-500">{t("memory.cleared")}</dt>

@@ -80,4 +80,8 @@ export const isTemporary = (message: Pick<ChatMessageView, "id">) => message.id.
 export type MemoryStateView = MemoryState;
 export type MemoryPolicyKind = MemoryStateView["policy"];
 /** A PATCH body: any of the settings. */
-export type MemoryChange = Partial<Pick<MemoryStateView, "enabled" | "policy" | "maxMessages" | "maxTokens">>;
+export type MemoryChange = Partial<
+  Pick<MemoryStateView, "enabled" | "policy" | "maxMessages" | "maxTokens" | "recall" | "recallMaxTokens">
+>;
+/** Where recalled messages may come from: nowhere, this conversation's path, or all the user's conversations. */
+export type RecallScope = MemoryStateView["recall"];

@@ -1,10 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { longTermSection, type MemoryItem } from "@/lib/memory";
+import { composeContext, longTermSection, type MemoryItem } from "@/lib/memory";
 import { buildContext } from "./build-context";
 import { memoryUsedByAnswer, memoryUsedOf } from "./memory-used";
 import { tokenizerFor } from "./tokenizer";
 
-const base = { systemPrompt: "You are Recall.", policyId: "window:20", model: "test-model" };
+const tok = tokenizerFor("test-model");
+type ComposeArgs = Parameters<typeof composeContext>[0];
+/** A context as a turn records it: composed by lib/memory, then assembled and counted. */
+const contextFor = (args: Omit<ComposeArgs, "count" | "replyPriming" | "systemPrompt">) =>
+  buildContext({
+    composed: composeContext({
+      systemPrompt: "You are Recall.",
+      ...args,
+      count: tok.countItem,
+      replyPriming: tok.replyPriming,
+    }),
+    policyId: "window:20",
+    model: "test-model",
+    tokenizer: tok,
+  });
 const question: MemoryItem = { role: "user", text: "what is my cat called?", seq: 90 };
 
 const recalled = (over: Record<string, unknown> = {}) => ({
@@ -23,8 +37,7 @@ const recalled = (over: Record<string, unknown> = {}) => ({
 
 describe("memoryUsedOf", () => {
   it("is null when the turn used only its window", () => {
-    const built = buildContext({
-      ...base,
+    const built = contextFor({
       memory: [
         { role: "user", text: "hello", seq: 88 },
         { role: "assistant", text: "hi", seq: 89 },
@@ -52,16 +65,10 @@ describe("memoryUsedOf", () => {
       { id: "f1", text: "Has a cat", sourceSessionId: "s0", sourceMessageId: "m3" },
       { id: "f2", text: "Lives in Lyon", sourceSessionId: "s1", sourceMessageId: "m7" },
     ];
-    const built = buildContext({
-      ...base,
+    const built = contextFor({
       memory: [summary, { role: "user", text: "and?", seq: 89 }],
       question,
-      longTermMemory: longTermSection({
-        facts,
-        question: question.text,
-        maxTokens: 1000,
-        count: tokenizerFor("test-model").countItem,
-      }),
+      longTerm: longTermSection({ facts, question: question.text, maxTokens: 1000, count: tok.countItem }),
     });
     expect(memoryUsedOf(built.entries)).toEqual({
       recalled: [],
@@ -71,6 +78,41 @@ describe("memoryUsedOf", () => {
       ],
       summary: { fromSeq: 1, throughSeq: 40, messages: 40 },
     });
+  });
+
+  it("reads the recalled messages from a context with a recall section as the builder records it", () => {
+    const said = (seq: number, role: "user" | "assistant", text: string, sessionId = "s1") => ({
+      messageId: `m${seq}`,
+      sessionId,
+      sessionTitle: "Pets",
+      seq,
+      role,
+      createdAt: new Date(Date.UTC(2026, 10, 2, 10, seq)),
+      text,
+    });
+    const built = contextFor({
+      memory: [{ role: "user", text: "and?", seq: 89 }],
+      question,
+      recall: {
+        sessionId: "s1",
+        maxTokens: 2000,
+        candidates: [
+          {
+            ...said(12, "user", "My cat is called Miso."),
+            score: 0.82,
+            partner: said(13, "assistant", "Miso is a nice name."),
+          },
+        ],
+      },
+    });
+    const used = memoryUsedOf(built.entries);
+    expect(used?.recalled.map((r) => [r.messageId, r.role, r.seq, r.sessionId, r.preview])).toEqual([
+      ["m12", "user", 12, "s1", "My cat is called Miso."],
+      ["m13", "assistant", 13, "s1", "Miso is a nice name."],
+    ]);
+    expect(used?.recalled[0]).toMatchObject({ score: 0.82, createdAt: "2026-11-02T10:12:00.000Z" });
+    expect(used?.facts).toEqual([]);
+    expect(used?.summary).toBeNull();
   });
 
   it("lists recalled messages in the order sent, with where they are and their score", () => {
