@@ -1,9 +1,10 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { databaseKind, db } from "@/lib/db/client";
 import { getActivePathPage } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { instrumentDriverAdapters, record } from "../../scripts/bench/instrument";
-import { answerIdOf, contextOf, createUserWithSession, drain } from "./test-helpers";
+import { answerIdOf, closeApps, contextOf, createUserWithSession, drain, loadApp } from "./test-helpers";
 import { startTurn } from "./turn";
 
 // What an answer used beyond its window reaches the client two ways: the turn's `done` event, and each answer of a
@@ -11,6 +12,8 @@ import { startTurn } from "./turn";
 // and offline model.
 
 instrumentDriverAdapters();
+
+afterEach(closeApps);
 
 afterAll(async () => {
   await db.$disconnect();
@@ -97,5 +100,24 @@ describe(`memory used (${databaseKind(env.DATABASE_URL)})`, () => {
       getActivePathPage({ sessionId, leafId: answers[1] as string, limit: 50 }),
     );
     expect(small.filter((s) => /\bTurnContext\b/.test(s.sql)).map((s) => s.rows)).toEqual([1]);
+  });
+
+  it("an answer that recalled an earlier message names it in its done event, and its page says the same", async () => {
+    const app = await loadApp({ MEMORY_MAX_MESSAGES: "2", MEMORY_RECALL: "conversation" });
+    const { getActivePathPage: pageOf } = await import("@/lib/db/sessions");
+    const { userId, sessionId } = await createUserWithSession(app.db);
+    const word = `zq${randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    await app.turn(sessionId, userId, `My locker code is ${word}`);
+    await app.turn(sessionId, userId, "filler about the weather");
+    const events = await app.turn(sessionId, userId, `What is my locker code ${word}?`);
+    const done = events.at(-1);
+    if (done?.type !== "done") throw new Error("no done event");
+    const statement = await app.db.chatMessage.findFirstOrThrow({ where: { sessionId, seq: 1 } });
+    expect(done.memoryUsed?.recalled).toContainEqual(
+      expect.objectContaining({ sessionId, messageId: statement.id, seq: 1, role: "user" }),
+    );
+    const { messages } = await pageOf({ sessionId, leafId: answerIdOf(events), limit: 50 });
+    const answer = messages.find((m) => m.id === answerIdOf(events));
+    expect(answer && "memoryUsed" in answer ? answer.memoryUsed : undefined).toEqual(done.memoryUsed);
   });
 });
