@@ -234,6 +234,8 @@ export interface MemorySettingsInput {
   policy?: "window" | "tokens" | "summary";
   maxMessages?: number | string;
   maxTokens?: number | string;
+  recall?: "off" | "conversation" | "all";
+  recallMaxTokens?: number | string;
 }
 
 /** The memory control in the chat header: its one-line summary and the popover that changes or clears memory. */
@@ -267,6 +269,9 @@ export class MemoryControl {
       await this.popover.getByTestId("memory-max-messages").fill(String(settings.maxMessages));
     if (settings.maxTokens !== undefined)
       await this.popover.getByTestId("memory-max-tokens").fill(String(settings.maxTokens));
+    if (settings.recall) await this.popover.getByTestId("memory-recall").selectOption(settings.recall);
+    if (settings.recallMaxTokens !== undefined)
+      await this.popover.getByTestId("memory-recall-max-tokens").fill(String(settings.recallMaxTokens));
     await this.popover.getByTestId("memory-save").click();
   }
 

@@ -1,15 +1,14 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
 import type { Receipt } from "@/components/ui/receipt";
 import { sendJson } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
-import { type Branches, BranchFilter } from "./branch-filter";
+import type { Branches } from "./branch-filter";
 import { MemoryPanel } from "./memory-panel";
 import { ReviewDeleted } from "./review-deleted";
 import { ReviewDeleteDialog, ReviewHeader } from "./review-header";
-import { ReviewMessages } from "./review-messages";
+import { ReviewHistory } from "./review-history";
 import type { SessionReviewView } from "./types";
 import { useReviewHistory } from "./use-review-history";
 
@@ -22,7 +21,6 @@ import { useReviewHistory } from "./use-review-history";
 export function SessionReview({ review }: { review: SessionReviewView }) {
   const t = useT("admin");
   const errorText = useErrorText();
-  const messagesWord = (count: number) => t("review.messages", { count });
   const [error, setError] = useState<string | null>(null);
   const { session, snapshot, policy, nextContextSeqs, settings, memoryStartSeq } = review;
   const { messages, hasMore, loadingOlder, loadOlder } = useReviewHistory(review, setError);
@@ -32,9 +30,6 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
   const [receipt, setReceipt] = useState<Receipt | null>(null);
   const receiptHeading = useRef<HTMLHeadingElement>(null);
 
-  const inMemory = new Set(nextContextSeqs);
-  const windowStart = nextContextSeqs.length > 0 ? Math.min(...nextContextSeqs) : null;
-  const firstSeq = messages[0]?.seq;
   const branched = messages.some((m) => !m.tree.onPath || m.tree.children > 1 || m.tree.siblings > 1);
   const shown = branched && branches === "path" ? messages.filter((m) => m.tree.onPath) : messages;
 
@@ -78,67 +73,19 @@ export function SessionReview({ review }: { review: SessionReviewView }) {
       )}
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <section aria-labelledby="history-heading" className="min-w-0">
-          <h2 id="history-heading" className="mb-2 font-semibold">
-            {t("review.history")}{" "}
-            <span className="text-sm font-normal text-zinc-500">
-              {messages.length === session.messageCount
-                ? t("review.historyAll", { messages: messagesWord(session.messageCount) })
-                : t("review.historySome", {
-                    shown: messages.length,
-                    messages: messagesWord(session.messageCount),
-                  })}
-            </span>
-          </h2>
-
-          {branched && (
-            <BranchFilter
-              branches={branches}
-              onChange={setBranches}
-              hidden={messages.length - shown.length}
-            />
-          )}
-
-          {messages.length === 0 && (
-            <p className="rounded-lg border border-dashed border-zinc-300 bg-white p-6 text-center text-sm text-zinc-600">
-              {t("review.noMessages")}
-            </p>
-          )}
-
-          {hasMore && (
-            <div className="mb-3 text-center">
-              <Button
-                variant="secondary"
-                onClick={loadOlder}
-                disabled={loadingOlder}
-                data-testid="load-older"
-              >
-                {loadingOlder
-                  ? t("review.loadingOlder")
-                  : t("review.loadOlder", { count: (firstSeq ?? 1) - 1 })}
-              </Button>
-            </div>
-          )}
-
-          {messages.length > 0 && windowStart === null && (
-            <p className="mb-3 rounded-md bg-zinc-100 p-2 text-xs text-zinc-700" data-testid="window-empty">
-              {t("review.windowEmpty", { policy })}
-            </p>
-          )}
-          {windowStart !== null && firstSeq !== undefined && windowStart < firstSeq && (
-            <p className="mb-3 rounded-md bg-emerald-50 p-2 text-xs text-emerald-900">
-              {t("review.windowEarlier", { seq: windowStart })}
-            </p>
-          )}
-
-          <ReviewMessages
-            sessionId={session.id}
-            shown={shown}
-            branched={branched}
-            windowStart={windowStart}
-            inMemory={inMemory}
-          />
-        </section>
+        <ReviewHistory
+          session={session}
+          messages={messages}
+          shown={shown}
+          branched={branched}
+          branches={branches}
+          onBranches={setBranches}
+          hasMore={hasMore}
+          loadingOlder={loadingOlder}
+          loadOlder={loadOlder}
+          policy={policy}
+          nextContextSeqs={nextContextSeqs}
+        />
 
         {/* Scrolls on its own on wide screens: focusable, so the keyboard can scroll it too. */}
         <aside

@@ -1,8 +1,9 @@
 "use client";
 
 import type { RefObject } from "react";
-import type { MemoryChange, MemoryPolicyKind, MemoryStateView } from "@/lib/client/types";
+import type { MemoryChange, MemoryPolicyKind, MemoryStateView, RecallScope } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
+import { RecallFields } from "./recall-fields";
 
 const POLICY_LABELS = {
   window: "control.policyWindow",
@@ -21,6 +22,8 @@ export interface Form {
   policy: MemoryPolicyKind;
   maxMessages: string;
   maxTokens: string;
+  recall: RecallScope;
+  recallMaxTokens: string;
 }
 
 export const formOf = (state: MemoryStateView): Form => ({
@@ -28,6 +31,8 @@ export const formOf = (state: MemoryStateView): Form => ({
   policy: state.policy,
   maxMessages: String(state.maxMessages),
   maxTokens: String(state.maxTokens),
+  recall: state.recall,
+  recallMaxTokens: String(state.recallMaxTokens),
 });
 
 /** A typed number as the server should judge it: a number when it is one, else the text (the server says why). */
@@ -38,14 +43,15 @@ export function changeOf(form: Form, state: MemoryStateView): MemoryChange {
   const change: Record<string, unknown> = {};
   if (form.enabled !== state.enabled) change.enabled = form.enabled;
   if (form.policy !== state.policy) change.policy = form.policy;
-  for (const field of ["maxMessages", "maxTokens"] as const) {
+  if (form.recall !== state.recall) change.recall = form.recall;
+  for (const field of ["maxMessages", "maxTokens", "recallMaxTokens"] as const) {
     const value = numberOf(form[field]);
     if (value !== state[field]) change[field] = Number.isFinite(value) ? value : null;
   }
   return change as MemoryChange;
 }
 
-/** The memory settings as typed: on or off, the policy, and its numbers. */
+/** The memory settings as typed: on or off, the policy, its numbers, and recall. */
 export function MemoryFields({
   form,
   onChange,
@@ -115,6 +121,8 @@ export function MemoryFields({
           />
         </label>
       )}
+
+      <RecallFields form={form} onChange={onChange} />
     </>
   );
 }

@@ -94,3 +94,49 @@ describe("in Chinese", () => {
     expect(words.describeSummary(zh, summary)).toBe("#1–#40 的摘要，第 3 版（40 条消息）");
   });
 });
+
+describe("describeMemoryUsed", () => {
+  const recalled = (messageId: string) => ({
+    sessionId: "s",
+    messageId,
+    seq: 1,
+    role: "user" as const,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    score: 1,
+    preview: "p",
+  });
+  const fact = (id: string) => ({ id, sessionId: "s", messageId: "m" });
+  const used = {
+    recalled: [recalled("a"), recalled("b"), recalled("c")],
+    facts: [fact("f1"), fact("f2")],
+    summary: { fromSeq: 1, throughSeq: 40, messages: 40 },
+  };
+
+  it("lists what the answer used beyond its window, in English and in Chinese", () => {
+    expect(words.describeMemoryUsed(en, used)).toBe(
+      "Used 3 earlier messages · 2 memories · summary of #1–#40",
+    );
+    expect(words.describeMemoryUsed(zh, used)).toBe("用到了 3 条较早的消息 · 2 条记忆 · #1–#40 的摘要");
+  });
+
+  it("names only what was used, in the singular for one", () => {
+    expect(words.describeMemoryUsed(en, { recalled: [recalled("a")], facts: [], summary: null })).toBe(
+      "Used 1 earlier message",
+    );
+    expect(words.describeMemoryUsed(en, { recalled: [], facts: [fact("f")], summary: null })).toBe(
+      "Used 1 memory",
+    );
+    expect(
+      words.describeMemoryUsed(en, {
+        recalled: [],
+        facts: [],
+        summary: { fromSeq: 3, throughSeq: 3, messages: 1 },
+      }),
+    ).toBe("Used summary of #3");
+  });
+
+  it("describes the summary item with its message count", () => {
+    expect(words.describeSummaryUsed(en, used.summary)).toBe("Summary of #1–#40 (40 messages)");
+    expect(words.describeSummaryUsed(zh, used.summary)).toBe("#1–#40 的摘要（40 条消息）");
+  });
+});

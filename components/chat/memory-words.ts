@@ -1,4 +1,5 @@
 import type { MemoryStateView } from "@/lib/client/types";
+import type { MemoryUsed } from "@/lib/context/memory-used";
 import type { Translator } from "@/lib/i18n/translate";
 import { formatCount } from "./format";
 
@@ -63,9 +64,28 @@ export function describeSummary(
   t: T,
   summary: { fromSeq: number; throughSeq: number; messages: number; version: number },
 ) {
-  const range =
-    summary.fromSeq === summary.throughSeq
-      ? `#${summary.fromSeq}`
-      : `#${summary.fromSeq}–#${summary.throughSeq}`;
-  return t("summary", { range, version: summary.version, messages: messages(t, summary.messages) });
+  return t("summary", {
+    range: seqRange(summary),
+    version: summary.version,
+    messages: messages(t, summary.messages),
+  });
 }
+
+/** The history range of seqs as the inspector writes it: "#4" or "#1–#40". */
+const seqRange = ({ fromSeq, throughSeq }: { fromSeq: number; throughSeq: number }) =>
+  fromSeq === throughSeq ? `#${fromSeq}` : `#${fromSeq}–#${throughSeq}`;
+
+/** The line under an answer: "Used 3 earlier messages · 2 memories · summary of #1–#40". */
+export function describeMemoryUsed(t: T, used: MemoryUsed): string {
+  const parts: string[] = [];
+  const recalled = used.recalled.length;
+  const facts = used.facts.length;
+  if (recalled > 0) parts.push(t("used.recalled", { n: recalled, count: formatCount(recalled) }));
+  if (facts > 0) parts.push(t("used.facts", { n: facts, count: formatCount(facts) }));
+  if (used.summary) parts.push(t("used.summary", { range: seqRange(used.summary) }));
+  return t("used.line", { list: parts.join(" · ") });
+}
+
+/** "Summary of #1–#40 (40 messages)": the summary item of the expanded line. */
+export const describeSummaryUsed = (t: T, summary: NonNullable<MemoryUsed["summary"]>) =>
+  t("used.summaryItem", { range: seqRange(summary), messages: messages(t, summary.messages) });

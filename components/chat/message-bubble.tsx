@@ -8,14 +8,13 @@ import { type ChatMessageView, isTemporary } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { ContextPanel } from "./context-panel";
 import { CopyButton } from "./copy-button";
+import { MemoryUsedLine } from "./memory-used";
+import { ACTION } from "./message-actions";
 import { MessageEditor } from "./message-editor";
 import { AnswerStatus, MessageText } from "./message-text";
+import { QuestionActions } from "./question-actions";
 import { ToolSteps } from "./tool-steps";
 import { type VersionStep, VersionSwitcher } from "./version-switcher";
-
-/** A message's small actions: always shown (no hover needed on touch screens), reachable with Tab. */
-const ACTION =
-  "-my-1 rounded px-1 py-1 underline-offset-2 hover:text-zinc-900 hover:underline focus-visible:outline-2 focus-visible:outline-zinc-900 disabled:cursor-not-allowed disabled:no-underline disabled:opacity-50";
 
 export function MessageBubble({
   message,
@@ -89,24 +88,18 @@ export function MessageBubble({
           <MessageText message={message} />
         )}
         {isUser && <MessageAttachments parts={message.parts} />}
-        {isUser && !editing && (versions || copy || (sessionId && persisted)) && (
-          <div className="mt-1 flex flex-wrap items-center justify-end gap-3 text-xs text-zinc-600">
-            {versions}
-            {sessionId && persisted && (
-              <button
-                ref={editButton}
-                type="button"
-                className={ACTION}
-                disabled={busy}
-                aria-label={t("message.editLabel")}
-                onClick={() => onEditChange({ id: message.id, text: message.text })}
-                data-testid="message-edit"
-              >
-                {t("message.edit")}
-              </button>
-            )}
-            {copy}
-          </div>
+        {isUser && !editing && (
+          <QuestionActions
+            versions={versions}
+            copy={copy}
+            canEdit={Boolean(sessionId && persisted)}
+            busy={busy}
+            editButton={editButton}
+            onEdit={() => onEditChange({ id: message.id, text: message.text })}
+          />
+        )}
+        {!isUser && sessionId && settled && message.memoryUsed && (
+          <MemoryUsedLine used={message.memoryUsed} sessionId={sessionId} />
         )}
         {!isUser && (
           <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-zinc-600">

@@ -1,6 +1,7 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tokenizerFor } from "@/lib/context";
+import { memoryUsedOf } from "@/lib/context/memory-used";
 import { isStorageError } from "@/lib/db/errors";
 import {
   type CommitResult,
@@ -57,6 +58,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     promptTokens: reported.promptTokens ?? plan.context.tokenEstimate,
     completionTokens: reported.completionTokens ?? tokenizerFor(plan.model.model).countText(outcome.text),
     recallTokens: plan.context.recallTokens,
+    memoryUsed: memoryUsedOf(plan.context.entries),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { MemoryUsed } from "@/lib/context/memory-used";
+
 /** The events of a turn's stream, in order: meta, (delta | tool_call | tool_result)*, then done or error. */
 export type TurnEvent =
   | {
@@ -15,7 +17,8 @@ export type TurnEvent =
   /**
    * The token counts are the provider's when it reports them, else counted with the model's tokenizer;
    * `recallTokens` is what the recalled-messages section of the context took (0: none; always set by the
-   * commit, optional so older producers and readers of the event still fit).
+   * commit, optional so older producers and readers of the event still fit). `memoryUsed`: what the answer used
+   * beyond its window (null: only the window), as a page of messages says it.
    */
   | {
       type: "done";
@@ -23,6 +26,7 @@ export type TurnEvent =
       promptTokens: number;
       completionTokens: number;
       recallTokens?: number;
+      memoryUsed?: MemoryUsed | null;
     }
   | { type: "error"; code: string; message: string };
 

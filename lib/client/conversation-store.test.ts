@@ -115,6 +115,33 @@ describe("a question's turn", () => {
     expect(ids(s)).toEqual(["q1", "a1", "q2", "a2"]);
   });
 
+  it("done puts what the answer used beyond its window on the answer", () => {
+    const memoryUsed = {
+      recalled: [
+        {
+          sessionId: S,
+          messageId: "q0",
+          seq: 1,
+          role: "user" as const,
+          createdAt: at,
+          score: 0.7,
+          preview: "my cat is Miso",
+        },
+      ],
+      facts: [],
+      summary: null,
+    };
+    const s = run(open(), ask, meta("q2", "a2"), { type: "done", key: S, status: "complete", memoryUsed });
+    expect(conv(s).messages.at(-1)).toMatchObject({ id: "a2", status: "complete", memoryUsed });
+    const windowOnly = run(open(), ask, meta("q2", "a2"), {
+      type: "done",
+      key: S,
+      status: "complete",
+      memoryUsed: null,
+    });
+    expect(conv(windowOnly).messages.at(-1)?.memoryUsed).toBeNull();
+  });
+
   it("a failed answer carries its error", () => {
     const s = run(open(), ask, meta("q2", "a2"), { type: "done", key: S, status: "failed", error: "boom" });
     expect(conv(s).messages.at(-1)).toMatchObject({ status: "failed", error: "boom" });
@@ -362,6 +389,14 @@ describe("actionOfEvent", () => {
       key: S,
       status: "interrupted",
     });
+    const memoryUsed = { recalled: [], facts: [{ id: "f", sessionId: S, messageId: "m" }], summary: null };
+    expect(
+      actionOfEvent(
+        S,
+        { type: "done", status: "complete", promptTokens: 3, completionTokens: 1, memoryUsed },
+        errorText,
+      ),
+    ).toEqual({ type: "done", key: S, status: "complete", memoryUsed });
     expect(actionOfEvent(S, { type: "error", code: "model_error", message: "down" }, errorText)).toEqual({
       type: "done",
       key: S,

@@ -1,5 +1,7 @@
 // The chat screen's state, one entry per conversation (a new chat is the entry NEW_CHAT until the server names it),
 // changed only by the named actions below. The reducer is pure: hooks do the requests and dispatch what happened.
+
+import type { MemoryUsed } from "@/lib/context/memory-used";
 import { joinPath, pathAbove, pathThroughQuestion } from "./branches";
 import type { TurnEvent } from "./turn-stream";
 import type { ChatMessageView, ConversationPage, MessageStatus, ToolStepView } from "./types";
@@ -66,7 +68,7 @@ export type ChatAction =
   | { type: "delta"; key: string; text: string }
   | { type: "toolStep"; key: string; step: ToolStepView }
   | { type: "toolResult"; key: string; id: string; ok: boolean; result: string }
-  | { type: "done"; key: string; status: MessageStatus; error?: string }
+  | { type: "done"; key: string; status: MessageStatus; error?: string; memoryUsed?: MemoryUsed | null }
   | { type: "turnEnded"; key: string; accepted: boolean }
   | { type: "switchStarted"; key: string }
   | { type: "switchEnded"; key: string }
@@ -135,7 +137,9 @@ export function actionOfEvent(
     case "tool_result":
       return { type: "toolResult", key, id: event.id, ok: event.ok, result: event.result };
     case "done":
-      return { type: "done", key, status: event.status };
+      return event.memoryUsed === undefined
+        ? { type: "done", key, status: event.status }
+        : { type: "done", key, status: event.status, memoryUsed: event.memoryUsed };
     case "error":
       return { type: "done", key, status: "failed", error: errorText(event) };
   }
@@ -238,11 +242,10 @@ function updateConversation(c: Conversation, action: ChatAction): Conversation {
       if (!c.turn) return c;
       // A step stopped before its result was never stored (a stopped turn writes none): it is not shown either.
       const steps = c.turn.steps.filter((s) => s.ok !== undefined);
-      const change = {
-        status: action.status,
-        ...(action.error === undefined ? {} : { error: action.error }),
-        ...(steps.length === c.turn.steps.length ? {} : { steps }),
-      };
+      const change: Partial<ChatMessageView> = { status: action.status };
+      if (action.error !== undefined) change.error = action.error;
+      if (action.memoryUsed !== undefined) change.memoryUsed = action.memoryUsed;
+      if (steps.length !== c.turn.steps.length) change.steps = steps;
       return { ...c, messages: patchMessage(c.messages, c.turn.answerId, change) };
     }
     case "turnEnded":

@@ -1,4 +1,5 @@
 import type { MemoryState } from "@/lib/chat/memory-settings";
+import type { MemoryUsed } from "@/lib/context/memory-used";
 
 export type MessageStatus = "complete" | "streaming" | "interrupted" | "failed";
 
@@ -23,6 +24,8 @@ export interface ChatMessageView {
    * the versions of its group's first message (the question's child on the path).
    */
   siblings?: Siblings;
+  /** On an answer: what it used beyond its window of recent messages (null: only the window). */
+  memoryUsed?: MemoryUsed | null;
 }
 
 export interface Siblings {
@@ -77,4 +80,8 @@ export const isTemporary = (message: Pick<ChatMessageView, "id">) => message.id.
 export type MemoryStateView = MemoryState;
 export type MemoryPolicyKind = MemoryStateView["policy"];
 /** A PATCH body: any of the settings. */
-export type MemoryChange = Partial<Pick<MemoryStateView, "enabled" | "policy" | "maxMessages" | "maxTokens">>;
+export type MemoryChange = Partial<
+  Pick<MemoryStateView, "enabled" | "policy" | "maxMessages" | "maxTokens" | "recall" | "recallMaxTokens">
+>;
+/** Where recalled messages may come from: nowhere, this conversation's path, or all the user's conversations. */
+export type RecallScope = MemoryStateView["recall"];

@@ -1,4 +1,5 @@
 import "server-only";
+import { memoryUsedByAnswer } from "@/lib/context/memory-used";
 import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
 import { db, type Tx, type TxOption } from "./client";
@@ -8,6 +9,7 @@ import { countRowsOfSessions, type DeletedRows } from "./receipts";
 import { putSnapshot } from "./snapshots";
 import { inTx, withTransaction } from "./transaction";
 import { siblingsOf, walkUp } from "./tree";
+import { listTurnContextEntries } from "./turn-contexts";
 
 const sessionSelect = {
   id: true,
@@ -102,7 +104,8 @@ export async function getMessagesBySessionId(
 /**
  * One page of the active path, newest page first by default, returned oldest first; `beforeSeq` is the
  * seq of the oldest message the reader has, and the page continues above it. Each message carries its versions
- * (`siblings`). Walks parent links from the leaf: the page's rows, never the conversation.
+ * (`siblings`), each answer what it used beyond its window (`memoryUsed`, from its recorded context). Walks parent
+ * links from the leaf: the page's rows, never the conversation.
  */
 export async function getActivePathPage(
   {
@@ -133,7 +136,16 @@ export async function getActivePathPage(
   const rows = await tx.chatMessage.findMany({ where: { id: { in: ids } }, select: messageSelect });
   rows.sort((a, b) => a.seq - b.seq);
   const siblings = await siblingsOf({ sessionId, messages: rows }, { tx });
-  const messages = rows.map((m) => ({ ...m, siblings: siblings.get(m.id) }));
+  const answers = rows.filter((m) => m.role === "assistant").map((m) => m.id);
+  const used = memoryUsedByAnswer(
+    answers,
+    await listTurnContextEntries({ sessionId, messageIds: answers }, { tx }),
+  );
+  const messages = rows.map((m) => ({
+    ...m,
+    siblings: siblings.get(m.id),
+    ...(m.role === "assistant" ? { memoryUsed: used.get(m.id) ?? null } : {}),
+  }));
   return { messages: await withLiveStatus(sessionId, messages, { tx }), hasMore };
 }
 

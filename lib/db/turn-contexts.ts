@@ -108,3 +108,18 @@ export async function getTurnContextByMessageId(
   const entries = await withFactTexts(row.context.entries, userId, { tx });
   return { messageId: row.id, seq: row.seq, ...row.context, entries };
 }
+
+/**
+ * The recorded entries of the contexts of `messageIds` in one session, for a page of answers: one statement for the
+ * page (TurnContext.messageId is unique), whatever its length. Answers without a record are absent.
+ */
+export async function listTurnContextEntries(
+  { sessionId, messageIds }: { sessionId: string; messageIds: readonly string[] },
+  { tx = db }: TxOption = {},
+): Promise<{ messageId: string; entries: unknown }[]> {
+  if (messageIds.length === 0) return [];
+  return tx.turnContext.findMany({
+    where: { sessionId, messageId: { in: [...messageIds] } },
+    select: { messageId: true, entries: true },
+  });
+}

@@ -54,6 +54,7 @@ export default async function ConversationPage({ params }: Props) {
         toolCallId: m.toolCallId,
         parentId: m.parentId,
         siblings: m.siblings,
+        ...("memoryUsed" in m ? { memoryUsed: m.memoryUsed } : {}),
       }))}
     />
   );

@@ -1,0 +1,227 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { type ChatPage, expect, test } from "./fixtures";
+
+// Recall end to end with the demo model a newcomer meets: a fact stated 60 messages before the question, far outside
+// the window of 20, reaches the answer through the recalled section, in English and in Chinese; the line under the
+// answer names it and links to the message; clearing memory forgets it; another conversation gets it only when its
+// recall reaches all the user's conversations. The history is seeded through POST /api/import (fast, and indexed as
+// any stored message is). The tests tagged @pg also run on PostgreSQL.
+
+const WINDOW = 20;
+const FILLER = 60;
+
+interface Seeded {
+  sessionId: string;
+  /** The id of the message stating the fact (seq 1). */
+  factId: string;
+}
+
+/**
+ * One imported conversation: the statement and its answer, then FILLER messages about other things, so that the
+ * statement is FILLER messages before the next question.
+ */
+async function seed(
+  request: APIRequestContext,
+  {
+    title,
+    statement,
+    reply,
+    filler,
+  }: { title: string; statement: string; reply: string; filler: (n: number) => [string, string] },
+): Promise<Seeded> {
+  const start = Date.parse("2026-10-01T09:00:00.000Z");
+  const texts: [string, string][] = [[statement, reply]];
+  for (let n = 1; n <= FILLER / 2; n++) texts.push(filler(n));
+  const messages = texts.flatMap(([question, answer], i) =>
+    [question, answer].map((text, j) => {
+      const seq = i * 2 + j + 1;
+      return {
+        localId: `m${seq}`,
+        parentLocalId: seq === 1 ? null : `m${seq - 1}`,
+        seq,
+        role: j === 0 ? "user" : "assistant",
+        text,
+        parts: null,
+        toolCallId: null,
+        status: "complete",
+        model: j === 0 ? null : "recall-offline",
+        promptTokens: null,
+        completionTokens: null,
+        createdAt: new Date(start + seq * 60_000).toISOString(),
+      };
+    }),
+  );
+  const at = new Date(start).toISOString();
+  const file = {
+    format: "recall-export",
+    version: 1,
+    exportedAt: at,
+    attachments: "reference",
+    conversations: [
+      {
+        localId: "c1",
+        title,
+        titleByUser: true,
+        createdAt: at,
+        updatedAt: at,
+        memorySettings: { enabled: true, policy: "window", maxMessages: WINDOW },
+        memoryStartSeq: 0,
+        branches: "tree",
+        activeLeafLocalId: `m${messages.length}`,
+        messages,
+        attachments: [],
+      },
+    ],
+  };
+  const res = await request.post("/api/import", { data: file });
+  expect(res.status(), await res.text()).toBe(201);
+  const { imported } = (await res.json()) as { imported: { conversations: { id: string }[] } };
+  const sessionId = imported.conversations[0]?.id as string;
+  const page = await request.get(`/api/sessions/${sessionId}?limit=500`);
+  const { messages: stored } = (await page.json()) as { messages: { id: string; seq: number }[] };
+  expect(stored).toHaveLength(FILLER + 2);
+  return { sessionId, factId: stored.find((m) => m.seq === 1)?.id as string };
+}
+
+const english = (n: number): [string, string] => [
+  `Give me tip ${n} for keeping a tidy desk.`,
+  `Tip ${n}: put one thing back where it belongs before you start the next task.`,
+];
+const chinese = (n: number): [string, string] => [
+  `请给我第${n}条整理书桌的建议。`,
+  `第${n}条建议：开始下一件事之前，先把一样东西放回原处。`,
+];
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+}
+
+/** The line under the last answer, opened: its items and their links. */
+async function openMemoryUsed(chat: ChatPage) {
+  const line = chat.assistantItems.last().getByTestId("memory-used");
+  await expect(line).toBeVisible();
+  const toggle = line.getByTestId("memory-used-toggle");
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.press("Enter");
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  return { line, toggle, items: line.getByTestId("memory-used-items") };
+}
+
+test.describe("recall with the demo model", () => {
+  test("a fact 60 messages back is recalled, named under the answer and linked to its message @pg", async ({
+    page,
+    chat,
+    user: _user,
+  }) => {
+    const { sessionId, factId } = await seed(page.request, {
+      title: "Desk tips",
+      statement: "My dog is called Biscuit.",
+      reply: "Biscuit is a lovely name for a dog.",
+      filler: english,
+    });
+    await chat.goto(sessionId);
+    expect((await chat.send("What is my dog called?")).text).toBe("Your dog is called Biscuit.");
+
+    // The context holds the statement as a recalled item, with its score, though the window starts far later.
+    const { panel, entries } = await chat.openContext(-1);
+    expect(entries.filter((e) => e.source === "history")).toHaveLength(WINDOW);
+    expect(entries.find((e) => e.source === "recalled" && e.seq === 1)?.preview).toBe(
+      "My dog is called Biscuit.",
+    );
+    await expect(panel.getByTestId("context-recalled-score").first()).toHaveText(/\d/);
+    await panel.getByRole("button", { name: "Close" }).click();
+
+    const { toggle, items } = await openMemoryUsed(chat);
+    await expect(toggle).toHaveText(/Used \d+ earlier messages?/);
+    const link = items.locator('[data-kind="recalled"][data-seq="1"]').getByTestId("memory-used-link");
+    await expect(link).toHaveAttribute("href", `/c/${sessionId}?message=${factId}`);
+    // The opened line, and the memory control with its recall settings, pass axe.
+    await expectNoAxeViolations(page);
+    await chat.memory.open();
+    await expect(chat.memory.popover.getByTestId("memory-recall")).toHaveValue("conversation");
+    await expectNoAxeViolations(page);
+    await page.keyboard.press("Escape");
+
+    // The line is part of the stored answer: a reload shows it again.
+    await page.reload();
+    await expect(chat.assistantItems.last().getByTestId("memory-used")).toBeVisible();
+
+    // Following the link opens the conversation at the statement.
+    const again = await openMemoryUsed(chat);
+    await again.items.locator('[data-kind="recalled"][data-seq="1"]').getByTestId("memory-used-link").click();
+    await expect(page).toHaveURL(`/c/${sessionId}?message=${factId}`);
+    await expect(page.locator('[data-anchored="true"]')).toContainText("My dog is called Biscuit.");
+  });
+
+  test("in Chinese too @pg", async ({ page, chat, user: _user }) => {
+    const { sessionId, factId } = await seed(page.request, {
+      title: "书桌建议",
+      statement: "我的狗叫豆豆。",
+      reply: "豆豆是个可爱的名字。",
+      filler: chinese,
+    });
+    await chat.goto(sessionId);
+    expect((await chat.send("我的狗叫什么？")).text).toBe("你的狗叫豆豆。");
+    const { items } = await openMemoryUsed(chat);
+    await expect(
+      items.locator('[data-kind="recalled"][data-seq="1"]').getByTestId("memory-used-link"),
+    ).toHaveAttribute("href", `/c/${sessionId}?message=${factId}`);
+  });
+
+  test("after clear memory it is not recalled @pg", async ({ page, chat, user: _user }) => {
+    const { sessionId } = await seed(page.request, {
+      title: "Desk tips",
+      statement: "My dog is called Biscuit.",
+      reply: "Biscuit is a lovely name for a dog.",
+      filler: english,
+    });
+    await chat.goto(sessionId);
+    expect((await chat.send("What is my dog called?")).text).toBe("Your dog is called Biscuit.");
+    await chat.memory.clear();
+    await page.keyboard.press("Escape");
+    const answer = await chat.send("What is my dog called?");
+    expect(answer.text).toContain("I don't know");
+    expect(answer.text).not.toContain("Biscuit");
+    await expect(chat.assistantItems.last().getByTestId("memory-used")).toHaveCount(0);
+    const { entries } = await chat.openContext(-1);
+    expect(entries.map((e) => e.source)).toEqual(["system", "current"]);
+  });
+
+  test("a new conversation recalls it only with the scope all my conversations @pg", async ({
+    page,
+    chat,
+    user: _user,
+  }) => {
+    const { sessionId, factId } = await seed(page.request, {
+      title: "Desk tips",
+      statement: "My dog is called Biscuit.",
+      reply: "Biscuit is a lovely name for a dog.",
+      filler: english,
+    });
+    await chat.goto();
+    expect((await chat.send("What is my dog called?")).text).toContain("I don't know");
+    await expect(chat.assistantItems.last().getByTestId("memory-used")).toHaveCount(0);
+
+    // The header's memory control says it in plain words; all my conversations reaches the other one.
+    await chat.memory.open();
+    await expect(chat.memory.popover.getByLabel("Also recalls relevant earlier messages")).toHaveValue(
+      "conversation",
+    );
+    await chat.memory.set({ recall: "all", recallMaxTokens: 2000 });
+    await page.keyboard.press("Escape");
+    expect((await chat.send("What is my dog called?")).text).toBe("Your dog is called Biscuit.");
+    const { items } = await openMemoryUsed(chat);
+    const item = items.locator('[data-kind="recalled"][data-seq="1"]');
+    await expect(item).toContainText("another conversation");
+    await expect(item.getByTestId("memory-used-link")).toHaveAttribute(
+      "href",
+      `/c/${sessionId}?message=${factId}`,
+    );
+  });
+});
