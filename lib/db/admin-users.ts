@@ -143,9 +143,16 @@ async function serializable<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   }
 }
 
+/** Enabled administrators: the users page offers no "Remove admin" to the only one. */
+export async function countActiveAdmins(
+  _args: Record<string, never> = {},
+  { tx }: { tx?: Tx } = {},
+): Promise<number> {
+  return (tx ?? db).user.count({ where: { role: "ADMIN", disabledAt: null } });
+}
+
 async function assertAdminLeft(tx: Tx) {
-  const left = await tx.user.count({ where: { role: "ADMIN", disabledAt: null } });
-  if (left === 0) throw lastAdmin();
+  if ((await countActiveAdmins({}, { tx })) === 0) throw lastAdmin();
 }
 
 /**
