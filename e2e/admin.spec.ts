@@ -192,6 +192,42 @@ test.describe("admin console", () => {
     }
   });
 
+  test("the only admin is not offered Remove admin until there is another", async ({
+    pageAs,
+    createUser,
+  }) => {
+    const other = await createUser("second-admin");
+    const admin = new AdminPage(await pageAs(ADMIN));
+    const onlyAdmin = async () => {
+      await admin.page.goto(`/admin/users?q=${encodeURIComponent(ADMIN.email)}`);
+      return admin.userRow(ADMIN.email).getByTestId("user-demote");
+    };
+    const demote = await onlyAdmin();
+    await expect(demote).toBeDisabled();
+    await expect(demote).toHaveAttribute("title", /only active administrator/);
+
+    await admin.page.goto(`/admin/users?q=${encodeURIComponent(other.email)}`);
+    await admin.userRow(other.email).getByTestId("user-promote").click();
+    await admin.confirm();
+    await expect(admin.userRow(other.email).getByTestId("admin-user-role")).toHaveText("admin");
+    await expect(await onlyAdmin()).toBeEnabled();
+
+    // Back to one admin, as the other tests expect.
+    await admin.page.goto(`/admin/users?q=${encodeURIComponent(other.email)}`);
+    await admin.userRow(other.email).getByTestId("user-demote").click();
+    await admin.confirm();
+    await expect(admin.userRow(other.email).getByTestId("admin-user-role")).toHaveText("user");
+    await expect(await onlyAdmin()).toBeDisabled();
+  });
+
+  test("the invites page says in words how sign-up works now", async ({ pageAs }) => {
+    const page = await pageAs(ADMIN);
+    await page.goto("/admin/invites");
+    const header = page.getByTestId("admin-invites-title").locator("..");
+    await expect(header).toContainText("Anyone can sign up now, without a code.");
+    await expect(page.locator("main")).not.toContainText("REGISTRATION");
+  });
+
   test("disabling a user locks them out at once; enabling lets them back in", async ({
     createUser,
     pageAs,

@@ -83,7 +83,7 @@ export async function AuditTable({
               </td>
               <td className="px-3 py-2">
                 <span className="block">{t.dynamic(`audit.actions.${e.action}`, e.action)}</span>
-                <span className="block font-mono text-xs text-zinc-500">{e.action}</span>
+                <span className="block whitespace-nowrap font-mono text-xs text-zinc-500">{e.action}</span>
               </td>
               <td className="px-3 py-2">
                 <span className="block text-xs text-zinc-500">{e.targetType}</span>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useT } from "@/lib/i18n/client";
-import { AdminMessage, type ParentNote } from "./admin-message";
+import { AdminMessage } from "./admin-message";
+import type { ParentNote } from "./tree-marks";
 import type { AdminMessageView } from "./types";
 
 /**

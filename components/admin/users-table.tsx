@@ -18,10 +18,13 @@ import { UserRow } from "./user-row";
 export function UsersTable({
   users,
   currentUserId,
+  activeAdmins,
   empty,
 }: {
   users: AdminUserView[];
   currentUserId: string;
+  /** Enabled administrators in all (not only on this page). */
+  activeAdmins: number;
   empty: React.ReactNode;
 }) {
   const router = useRouter();
@@ -109,6 +112,7 @@ export function UsersTable({
                   key={u.id}
                   user={u}
                   self={u.id === currentUserId}
+                  onlyAdmin={u.role === "ADMIN" && !u.disabledAt && activeAdmins <= 1}
                   onAsk={(a) => setPending({ action: a, user: u })}
                   onMemoriesDeleted={(message) => {
                     setError(null);

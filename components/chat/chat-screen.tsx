@@ -1,14 +1,15 @@
 "use client";
 
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback } from "react";
 import { keyOf } from "@/lib/client/conversation-store";
 import { isTemporary, type ModelInfo } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { ChatHeader } from "./chat-header";
 import { useChat, useShown, useShownSessionId } from "./chat-store";
 import { Composer } from "./composer";
-import { focusComposer, focusIsFree } from "./focus";
+import { focusComposer } from "./focus";
 import { MessageList } from "./message-list";
+import { useAfterTurn } from "./use-after-turn";
 import { useBranches } from "./use-branches";
 import { useDraft } from "./use-draft";
 import { useFollowAnswer } from "./use-follow-answer";
@@ -46,17 +47,7 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
   const setEditing = (next: typeof editing) => store.dispatch({ type: "editChanged", key, editing: next });
   const setError = (message: string | null) => store.dispatch({ type: "errorShown", key, message });
 
-  const { revalidate: revalidateMemory } = memory;
-  // Memory moves with every answer: read it again once a turn is over.
-  useEffect(() => {
-    if (!turn.streaming) revalidateMemory();
-  }, [turn.streaming, revalidateMemory]);
-  // Each answer hands focus back to the composer, unless the user has moved it somewhere on purpose meanwhile.
-  const wasStreaming = useRef(false);
-  useEffect(() => {
-    if (wasStreaming.current && !turn.streaming && focusIsFree()) focusComposer();
-    wasStreaming.current = turn.streaming;
-  }, [turn.streaming]);
+  useAfterTurn(turn.streaming, memory.revalidate);
 
   const { showBranch } = branches;
   const showAnchorBranch = useCallback((id: string) => showBranch(id, { quiet: true }), [showBranch]);

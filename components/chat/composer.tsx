@@ -1,13 +1,15 @@
 "use client";
 
 import { useEffect } from "react";
-import { AttachButton, PendingAttachments, useFileDrop } from "@/components/attachments/composer-attachments";
+import { AttachButton } from "@/components/attachments/attach-button";
+import { PendingAttachments } from "@/components/attachments/composer-attachments";
 import type { AttachmentView } from "@/components/attachments/upload-file";
 import {
   type PendingAttachment,
   useComposerAttachments,
   viewsOf,
 } from "@/components/attachments/use-composer-attachments";
+import { useFileDrop } from "@/components/attachments/use-file-drop";
 import { Button } from "@/components/ui/button";
 import { useT } from "@/lib/i18n/client";
 import { COMPOSER_ID, focusComposer } from "./focus";

@@ -3,9 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { useErrorText, useT } from "@/lib/i18n/client";
+import { useT } from "@/lib/i18n/client";
 import { OPEN_EVENT } from "./search-button";
-import { SearchOption } from "./search-option";
+import { SearchResults } from "./search-results";
 import { type SearchResult, useSearch } from "./use-search";
 
 // Search across the user's conversations: a modal dialog opened by Ctrl/Cmd+K anywhere in the chat, or by the
@@ -15,7 +15,6 @@ import { type SearchResult, useSearch } from "./use-search";
 
 export function SearchDialog() {
   const t = useT("search");
-  const errorText = useErrorText();
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -70,16 +69,6 @@ export function SearchDialog() {
     }
   }
 
-  const status = search.error
-    ? null
-    : search.isLoading || search.pending
-      ? t("loading")
-      : search.q && results.length === 0
-        ? t("empty", { q: search.q })
-        : search.q
-          ? t("results", { count: results.length })
-          : t("hint");
-
   return (
     <dialog
       ref={dialog}
@@ -113,50 +102,7 @@ export function SearchDialog() {
           {t("close")}
         </Button>
       </div>
-      <p role="status" className="px-4 pt-2 text-xs text-zinc-500" data-testid="search-status">
-        {status}
-      </p>
-      {search.error && (
-        <div
-          role="alert"
-          className="mx-3 mt-2 flex items-center gap-2 rounded-md bg-red-50 p-2 text-sm text-red-800"
-        >
-          <span className="flex-1">{t("failed", { reason: errorText(search.error) })}</span>
-          <Button variant="secondary" onClick={() => void search.retry()}>
-            {t("retry")}
-          </Button>
-        </div>
-      )}
-      <div
-        id={`${listId}-list`}
-        role="listbox"
-        aria-label={t("title")}
-        className="max-h-[60vh] overflow-y-auto p-2"
-        data-testid="search-results"
-      >
-        {results.map((r, i) => (
-          <SearchOption
-            key={r.messageId}
-            id={`${listId}-${i}`}
-            result={r}
-            active={i === active}
-            onPick={() => go(r)}
-            onHover={() => setActive(i)}
-          />
-        ))}
-      </div>
-      {search.hasMore && (
-        <div className="border-t border-zinc-200 p-2 text-center">
-          <Button
-            variant="secondary"
-            disabled={search.loadingMore}
-            onClick={() => void search.loadMore()}
-            data-testid="search-more"
-          >
-            {search.loadingMore ? t("loadingMore") : t("more")}
-          </Button>
-        </div>
-      )}
+      <SearchResults search={search} listId={listId} active={active} onPick={go} onHover={setActive} />
     </dialog>
   );
 }

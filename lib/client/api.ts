@@ -2,7 +2,7 @@
 // read — the server's own `{ error: { code, message } }`, or a plain sentence when the server could not be reached
 // (never the browser's "Failed to fetch"). SWR fetchers and mutations both go through `request`.
 
-export const UNREACHABLE = "Can't reach Recall. Check your connection and try again.";
+const UNREACHABLE = "Can't reach Recall. Check your connection and try again.";
 
 export class RequestError extends Error {
   constructor(
@@ -12,6 +12,8 @@ export class RequestError extends Error {
     readonly code?: string,
     /** The message and code are the server's own `{ error }`, not a stand-in. */
     readonly fromServer = false,
+    /** The server's `error.details` (a validation error's problems), as sent. */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = "RequestError";
@@ -23,14 +25,20 @@ export class RequestError extends Error {
   }
 }
 
-async function readError(res: Response): Promise<RequestError> {
-  const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+/** The RequestError for a refused response: `body` is its parsed JSON (null when it was not JSON). */
+export function refusalOf(status: number, body: unknown): RequestError {
+  const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
   return new RequestError(
-    data?.error?.message ?? `Request failed (${res.status}).`,
-    res.status,
-    data?.error?.code,
-    Boolean(data?.error),
+    error?.message ?? `Request failed (${status}).`,
+    status,
+    error?.code,
+    Boolean(error),
+    error?.details,
   );
+}
+
+async function readError(res: Response): Promise<RequestError> {
+  return refusalOf(res.status, await res.json().catch(() => null));
 }
 
 export function isAbort(e: unknown): boolean {
@@ -55,6 +63,45 @@ export async function request(
   }
   if (!res.ok) throw await readError(res);
   return res;
+}
+
+/**
+ * POST `body` through XMLHttpRequest, the one browser API that reports how much of a request body has been sent
+ * (`onProgress`, 0…1). Resolves with the JSON answer and fails like `request`: a RequestError, or an AbortError
+ * once `signal` aborts.
+ */
+export function upload<T>(
+  url: string,
+  body: XMLHttpRequestBodyInit,
+  {
+    contentType,
+    onProgress,
+    signal,
+  }: { contentType?: string; onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.responseType = "text";
+    if (contentType) xhr.setRequestHeader("content-type", contentType);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress?.(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(xhr.responseText);
+      } catch {
+        // Not JSON: a proxy's error page; the status speaks.
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && parsed !== null) resolve(parsed as T);
+      else reject(refusalOf(xhr.status, parsed));
+    };
+    xhr.onerror = () => reject(new RequestError(UNREACHABLE, 0));
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled.", "AbortError"));
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
 }
 
 /** The SWR fetcher: GET `url` as JSON. */

@@ -92,9 +92,16 @@ export async function listUsersForAdmin(
   };
 }
 
+/** Enabled administrators: the users page offers no "Remove admin" to the only one. */
+export async function countActiveAdmins(
+  _args: Record<string, never> = {},
+  { tx = db }: TxOption = {},
+): Promise<number> {
+  return tx.user.count({ where: { role: "ADMIN", disabledAt: null } });
+}
+
 async function assertAdminLeft(tx: Tx) {
-  const left = await tx.user.count({ where: { role: "ADMIN", disabledAt: null } });
-  if (left === 0) throw lastAdmin();
+  if ((await countActiveAdmins({}, { tx })) === 0) throw lastAdmin();
 }
 
 /**

@@ -560,6 +560,17 @@ describe(`admin: overview (${kind})`, () => {
     expect(after.perDay.at(-1)?.day).toBe(now.toISOString().slice(0, 10));
     expect((after.perDay.at(-1)?.count ?? 0) - (before.perDay.at(-1)?.count ?? 0)).toBe(4);
   });
+
+  it("counts messages as rows, not sequence numbers (an imported file may skip some)", async () => {
+    const now = new Date();
+    const user = await createUser();
+    const before = await getAdminOverview({ now });
+    const { sessionId } = await converse(user.id, ["only"]);
+    await db.chatSession.update({ where: { id: sessionId }, data: { lastSeq: 9 } });
+    const after = await getAdminOverview({ now });
+    expect(after.messages - before.messages).toBe(2);
+    expect(after.messagesLast7Days - before.messagesLast7Days).toBe(2);
+  });
 });
 
 describe(`admin API authorization (${kind})`, () => {

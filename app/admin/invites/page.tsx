@@ -19,7 +19,9 @@ export default async function AdminInvitesPage() {
         description={
           env.REGISTRATION === "invite"
             ? t("invites.descriptionInvite")
-            : t("invites.descriptionOther", { mode: env.REGISTRATION })
+            : env.REGISTRATION === "open"
+              ? t("invites.descriptionOpen")
+              : t("invites.descriptionClosed")
         }
       />
       <InvitesPanel

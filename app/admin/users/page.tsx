@@ -5,7 +5,7 @@ import { type AdminUserView, toView } from "@/components/admin/types";
 import { UsersTable } from "@/components/admin/users-table";
 import { requireAdminPage } from "@/lib/admin/page-auth";
 import { MAX_QUERY_CHARS } from "@/lib/admin/schemas";
-import { listUsersForAdmin } from "@/lib/db/admin-users";
+import { countActiveAdmins, listUsersForAdmin } from "@/lib/db/admin-users";
 import { decodeKeyCursor } from "@/lib/db/cursor";
 import { getT } from "@/lib/i18n/server";
 
@@ -28,7 +28,10 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
   } catch {
     badCursor = true;
   }
-  const { users, nextCursor } = await listUsersForAdmin({ q: q || undefined, afterEmail, limit: PAGE });
+  const [{ users, nextCursor }, activeAdmins] = await Promise.all([
+    listUsersForAdmin({ q: q || undefined, afterEmail, limit: PAGE }),
+    countActiveAdmins(),
+  ]);
   const t = await getT("admin");
 
   return (
@@ -45,6 +48,7 @@ export default async function AdminUsersPage({ searchParams }: { searchParams: S
       <UsersTable
         users={toView<AdminUserView[]>(users)}
         currentUserId={admin.id}
+        activeAdmins={activeAdmins}
         empty={<EmptyState title={q ? t("users.noMatch", { q }) : t("users.none")} />}
       />
       {users.length > 0 && (

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useT } from "@/lib/i18n/client";
-import { type ApiError, linesToMap, mapToLines, send, type ToolServer } from "./types";
+import { type ApiError, mapToLines, send, serverBodyOf, type ToolServer } from "./types";
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-zinc-900 focus:outline-none focus:ring-1 focus:ring-zinc-900";
@@ -25,24 +25,7 @@ export function ServerForm({
   const [pending, setPending] = useState(false);
 
   async function submit(form: FormData) {
-    const text = (k: string) => String(form.get(k) ?? "").trim();
-    const body = {
-      name: text("name"),
-      transport,
-      ...(transport === "stdio"
-        ? {
-            command: text("command"),
-            args: text("args")
-              .split("\n")
-              .map((a) => a.trim())
-              .filter(Boolean),
-            env: linesToMap(text("env"), "="),
-          }
-        : { url: text("url"), headers: linesToMap(text("headers"), ":") }),
-      enabled: form.get("enabled") === "on",
-      timeoutMs: Number(text("timeoutMs")),
-      maxResultChars: Number(text("maxResultChars")),
-    };
+    const body = serverBodyOf(form, transport);
     setPending(true);
     setError(null);
     try {
