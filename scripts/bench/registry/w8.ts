@@ -1,5 +1,3 @@
-import { createPrismaClient } from "@/lib/db/client";
-import { indexMessages } from "@/lib/db/search";
 import { baselineHits } from "../../bench-recall/baseline";
 import { FULL_OPTIONS, generate, QUICK_OPTIONS } from "../../bench-recall/generate";
 import { pct, ROWS, summarize as recallSummary, runRow } from "../../bench-recall/rows";
@@ -49,6 +47,9 @@ interface W8Result {
 
 /** The sessions' seeded messages into the search index (the seed writes rows only), by seq pages. */
 async function indexHistory(url: string, sessions: SeedSession[]): Promise<number> {
+  // Imported here, not at the top: lib/env reads DATABASE_URL when first loaded, which the runner sets later.
+  const { createPrismaClient } = await import("@/lib/db/client");
+  const { indexMessages } = await import("@/lib/db/search");
   const client = createPrismaClient(url);
   let total = 0;
   try {
