@@ -44,7 +44,7 @@ export interface RecallArgs {
 }
 
 /** Index matches ranked by the engine, before the checks below; what they drop is not replaced. */
-const POOL = 200;
+const POOL = 100;
 /** At most this many path steps are walked in a branched conversation; older candidates there are left out. */
 const MAX_WALK = 4000;
 /** How far along the path a hit's partner (its question, or its answer after tool steps) is looked for. */
