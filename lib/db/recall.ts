@@ -44,7 +44,7 @@ export interface RecallArgs {
 }
 
 /** Index matches ranked by the engine, before the checks below; what they drop is not replaced. */
-const POOL = 200;
+const POOL = 100;
 /** At most this many path steps are walked in a branched conversation; older candidates there are left out. */
 const MAX_WALK = 4000;
 /** How far along the path a hit's partner (its question, or its answer after tool steps) is looked for. */
@@ -94,6 +94,7 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   const { userId, sessionId, scope, leafSeq, limit } = args;
   if (limit <= 0) return [];
   const question = shapeQuestion(args.question);
+  const known = new Map<string, SessionRow>();
   const lexical =
     question.terms.length === 0
       ? []
@@ -101,29 +102,36 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
           userId,
           token: scope === "conversation" ? { conversation: sessionId } : { owner: userId },
           question,
+          sessions: known,
         });
   const near = await vectorMatches(client, { userId, sessionId, scope, question: args.question });
-  const known = new Set(lexical.map((m) => m.messageId));
-  const matches = [...lexical, ...near.candidates.filter((c) => !known.has(c.messageId))];
+  const lexicalIds = new Set(lexical.map((m) => m.messageId));
+  const matches = [...lexical, ...near.candidates.filter((c) => !lexicalIds.has(c.messageId))];
   if (matches.length === 0) return [];
 
-  // The current conversation is always read: its boundary and owner decide even when nothing matched in it.
-  // Scope conversation: the conversation token is its own, so another conversation's row is a damaged one, dropped.
-  const sessionIds =
+  // The conversations of the matches came with them; only those of embedding matches the index did not find are read
+  // (owned by the user). Scope conversation: only the conversation itself (its token is its own; another
+  // conversation's row would be a damaged one, dropped).
+  // The current conversation must be the user's whatever matched (read only when none of its messages did).
+  const wanted =
     scope === "conversation" ? [sessionId] : [...new Set([sessionId, ...matches.map((m) => m.sessionId)])];
-  const sessions = await client.chatSession.findMany({
-    where: { id: { in: sessionIds }, userId },
-    select: {
-      id: true,
-      title: true,
-      memoryStartSeq: true,
-      forks: true,
-      activeLeafId: true,
-      activeLeafSeq: true,
-    },
-  });
-  const current = sessions.find((s) => s.id === sessionId);
-  if (!current) return [];
+  const missing = wanted.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    const rows = await client.chatSession.findMany({
+      where: { id: { in: missing }, userId },
+      select: {
+        id: true,
+        title: true,
+        memoryStartSeq: true,
+        forks: true,
+        activeLeafId: true,
+        activeLeafSeq: true,
+      },
+    });
+    for (const r of rows) known.set(r.id, r);
+  }
+  if (!known.has(sessionId)) return [];
+  const sessions = wanted.flatMap((id) => known.get(id) ?? []);
   const scopes = new Map<string, Scope>();
   for (const s of sessions) {
     const here = s.id === sessionId;
@@ -296,7 +304,14 @@ async function lexicalMatches(
     userId,
     token,
     question,
-  }: { userId: string; token: { conversation: string } | { owner: string }; question: QuestionShape },
+    sessions,
+  }: {
+    userId: string;
+    token: { conversation: string } | { owner: string };
+    question: QuestionShape;
+    /** Filled with the conversations of the matches (owned by the user: checked in the statement). */
+    sessions: Map<string, SessionRow>;
+  },
 ): Promise<LexicalCandidate[]> {
   type Row = {
     id: string;
@@ -306,6 +321,11 @@ async function lexicalMatches(
     createdAt: unknown;
     text: string;
     score: number | string;
+    title: string;
+    memoryStartSeq: number | bigint;
+    forks: number | bigint;
+    activeLeafId: string | null;
+    activeLeafSeq: number | bigint;
   };
   let rows: Row[];
   if (databaseKind(env.DATABASE_URL) === "sqlite") {
@@ -317,13 +337,15 @@ async function lexicalMatches(
       `WITH hits AS (
          SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
        )
-       SELECT m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", -hits.rank AS score
+       SELECT m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", -hits.rank AS score, ${SESSION_COLUMNS}
        FROM hits
        JOIN "SearchDoc" d ON d."id" = hits.id
        JOIN "ChatMessage" m ON m."id" = d."messageId"
-       WHERE d."userId" = ? AND m."status" <> 'streaming'`,
+       JOIN "ChatSession" s ON s."id" = m."sessionId"
+       WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`,
       `${scope} AND body : (${question.fts})`,
       POOL,
+      userId,
       userId,
     );
   } else {
@@ -338,14 +360,25 @@ async function lexicalMatches(
          WHERE d."terms" @@ ($2::tsquery && ($1::tsquery)) AND d."userId" = $3
          ORDER BY score DESC, d."id" DESC LIMIT $4
        )
-       SELECT m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", hits.score
+       SELECT m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", hits.score, ${SESSION_COLUMNS}
        FROM hits JOIN "ChatMessage" m ON m."id" = hits."messageId"
-       WHERE m."status" <> 'streaming'`,
+       JOIN "ChatSession" s ON s."id" = m."sessionId"
+       WHERE s."userId" = $3 AND m."status" <> 'streaming'`,
       question.pg,
       lexeme,
       userId,
       POOL,
     );
+  }
+  for (const r of rows) {
+    sessions.set(r.sessionId, {
+      id: r.sessionId,
+      title: r.title,
+      memoryStartSeq: Number(r.memoryStartSeq),
+      forks: Number(r.forks),
+      activeLeafId: r.activeLeafId,
+      activeLeafSeq: Number(r.activeLeafSeq),
+    });
   }
   return rows.map((r) => ({
     messageId: r.id,
@@ -357,6 +390,9 @@ async function lexicalMatches(
     engine: Number(r.score),
   }));
 }
+
+/** The conversation columns each match carries, so no separate read of the conversations is needed. */
+const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq"`;
 
 /**
  * A branched conversation's visible path above `afterSeq`: parent links walked up from its leaf (the current

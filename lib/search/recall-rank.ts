@@ -55,7 +55,7 @@ export function shapeQuestion(text: string): QuestionShape {
 }
 
 /** At most this many expansion words are searched per question, so a question stays a bounded query. */
-const MAX_EXPANSIONS = 48;
+const MAX_EXPANSIONS = 32;
 let groups: ExpansionGroups | undefined;
 
 /** The other words of the groups each content term belongs to, each standing for that term. */

@@ -43,6 +43,10 @@ export async function loadPipeline(
   for (const name of defaults) process.env[name] = "";
   process.env.DATABASE_URL = databaseUrl;
   process.env.AUTH_SECRET = authSecret;
+  // The in-process statement counts check that the memory path costs the same at every H. Recall's statements
+  // return what matches the question (bounded by its pool, not by H), so they change from turn to turn as earlier
+  // turns add matching messages: W8 measures recall over HTTP, its integration tests check its plans.
+  process.env.MEMORY_RECALL = "off";
   stubServerOnly();
   instrumentDriverAdapters();
   const { startTurn } = await import("@/lib/chat/turn");

@@ -14,6 +14,7 @@ import { w4 } from "./w4";
 import { w5 } from "./w5";
 import { w6 } from "./w6";
 import { w7 } from "./w7";
+import { w8 } from "./w8";
 
 /**
  * Every workload of `npm run bench`, in the order they run (within their phase) and are reported. A new
@@ -30,6 +31,7 @@ export const WORKLOADS: RegisteredWorkload[] = [
   w5, // after W4: it deletes through the admin API when W4 found it
   api,
   w7,
+  w8, // after W1 and W7: it indexes W1's seeded history and switches its sessions' recall
   w3,
   w6,
   multi,
