@@ -3,6 +3,7 @@
 import { DeleteMemoriesButton } from "@/components/memory/admin-delete-memories";
 import { useFormat, useT } from "@/lib/i18n/client";
 import { formatCount } from "./format";
+import { ResetPasswordButton } from "./reset-password-button";
 import type { AdminUserView } from "./types";
 import type { Action } from "./user-actions";
 
@@ -126,6 +127,7 @@ export function UserRow({
         >
           {t("users.revokeKeys")}
         </button>
+        <ResetPasswordButton className={action} self={self} onClick={ask("resetPassword")} />
         <DeleteMemoriesButton
           user={u}
           className={`${action} text-zinc-700 hover:bg-zinc-100`}
