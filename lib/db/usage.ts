@@ -1,20 +1,12 @@
 import "server-only";
 import { env } from "@/lib/env";
+import type { UsageRow } from "@/lib/usage/series";
 import { databaseKind, db, type TxOption } from "./client";
 
 // Token usage of answers (assistant messages with token counts), summed in the database by one grouped statement:
 // no message row leaves it. Days are UTC calendar days.
 
-export interface UsageDay {
-  /** YYYY-MM-DD (UTC). */
-  day: string;
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-  answers: number;
-}
-
-export interface UserModelUsage {
+interface UserModelUsage {
   userId: string;
   email: string;
   name: string;
@@ -25,7 +17,7 @@ export interface UserModelUsage {
 }
 
 /** Answers written before any model was recorded. */
-export const UNKNOWN_MODEL = "unknown";
+const UNKNOWN_MODEL = "unknown";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -52,7 +44,7 @@ const num = (v: unknown) => Number(v ?? 0);
 export async function usageByDay(
   { userId, since }: { userId: string; since: Date },
   { tx = db }: TxOption = {},
-): Promise<UsageDay[]> {
+): Promise<UsageRow[]> {
   const { day, p } = sql();
   const rows = await tx.$queryRawUnsafe<Raw[]>(
     `SELECT ${day} AS "day", COALESCE(m."model", '${UNKNOWN_MODEL}') AS "model",
