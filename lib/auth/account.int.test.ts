@@ -22,8 +22,8 @@ const { getCurrentUser } = await import("./session");
 const { hashPassword, verifyPassword } = await import("./password");
 const { createApiKey, authenticateApiKey } = await import("@/lib/db/api-keys");
 const { deleteUserForAdmin } = await import("@/lib/db/admin-users");
-const { rowsReferring, zeroEverywhere } = await import("@/lib/db/test-rows");
-const { usageByUserAndModel, windowStart } = await import("@/lib/db/usage");
+const { loggingClient, rowsReferring, zeroEverywhere } = await import("@/lib/db/test-rows");
+const { usageByDay, usageByUserAndModel, windowStart } = await import("@/lib/db/usage");
 const meRoute = await import("@/app/api/me/route");
 const usageRoute = await import("@/app/api/me/usage/route");
 const resetRoute = await import("@/app/api/admin/users/[id]/password-reset/route");
@@ -278,6 +278,22 @@ describe("GET /api/me/usage", () => {
       { day: day(now), model: "beta", promptTokens: 7, completionTokens: 3, answers: 1 },
       { day: day(now), model: "unknown", promptTokens: 7, completionTokens: 3, answers: 1 },
     ]);
+  });
+
+  it("is one statement however many answers there are", async () => {
+    const user = await newUser();
+    await converse(user.id, "alpha", 6);
+    const { client, statements } = loggingClient(env.DATABASE_URL);
+    try {
+      const rows = await usageByDay({ userId: user.id, since: windowStart(30) }, { tx: client as never });
+      expect(rows).toEqual([expect.objectContaining({ model: "alpha", answers: 6 })]);
+      expect(statements.filter((s) => /^\s*SELECT/i.test(s.query))).toHaveLength(1);
+      statements.length = 0;
+      await usageByUserAndModel({ since: windowStart(30) }, { tx: client as never });
+      expect(statements.filter((s) => /^\s*SELECT/i.test(s.query))).toHaveLength(1);
+    } finally {
+      await client.$disconnect();
+    }
   });
 
   it("gives the administrator each user's usage per model", async () => {
