@@ -37,8 +37,6 @@ function pageWithCsp(req: NextRequest): NextResponse {
   const csp = pageCsp(nonce, { dev: env.NODE_ENV === "development" });
   const headers = new Headers(req.headers);
   headers.set("x-nonce", nonce);
-  // Layouts cannot see the path; the chat layout needs it to lead a forced password change to its page.
-  headers.set("x-pathname", req.nextUrl.pathname);
   headers.set("content-security-policy", csp);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set("content-security-policy", csp);

@@ -97,7 +97,7 @@ test("delete my account: a wrong password keeps it, the right one leaves no row 
 
   await page.goto("/settings");
   await page.getByTestId("delete-account").click();
-  const dialog = page.getByTestId("confirm-dialog");
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
   await expect(dialog).toBeVisible();
   await expectNoAxeViolations(page);
   await dialog.getByTestId("delete-account-password").fill("not-my-password");

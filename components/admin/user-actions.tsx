@@ -54,7 +54,12 @@ export async function sendUserAction(
   user: AdminUserView,
 ): Promise<{ receipt?: Receipt; password?: string } | null> {
   if (act === "resetPassword") {
-    const res = await request(`/api/admin/users/${user.id}/password-reset`, { method: "POST" });
+    // The CSRF guard wants a JSON write even without fields.
+    const res = await request(`/api/admin/users/${user.id}/password-reset`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     return (await res.json()) as { password: string };
   }
   const remove = act === "delete" || act === "revokeKeys";
