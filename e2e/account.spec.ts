@@ -82,6 +82,22 @@ test("profile and usage: the name changes, usage shows the answers per model; ax
   await admin.goto("/admin/usage");
   await expect(admin.getByTestId("admin-usage-row").filter({ hasText: user.email })).toHaveCount(1);
   await forEachTheme(admin, () => expectNoAxeViolations(admin));
+
+  // A phone: nothing scrolls sideways on the new pages.
+  for (const [p, path] of [
+    [page, "/settings"],
+    [page, "/settings/usage"],
+    [admin, "/admin/usage"],
+  ] as const) {
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.goto(path);
+    await expect(p.locator("h1").first()).toBeVisible();
+    const overflow = await p.evaluate(() => {
+      const root = document.scrollingElement ?? document.documentElement;
+      return root.scrollWidth - root.clientWidth;
+    });
+    expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
+  }
 });
 
 test("delete my account: a wrong password keeps it, the right one leaves no row of it and shows the receipt", async ({
