@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { ADMIN, AuthPage, expect, MAIN_URL, test } from "./fixtures";
 
 // The account: profile, usage, deleting one's own account (nothing of it left, a receipt shown), and an
@@ -24,36 +25,56 @@ async function forEachTheme(page: Page, check: () => Promise<void>) {
   }
 }
 
-/** Rows of any table of the SQLite database with a column holding one of `ids` (the audit entry's target aside). */
-function rowsReferring(ids: string[]): Record<string, number> {
-  const file = (process.env.E2E_DATABASE_URL ?? "").replace(/^file:/, "");
-  const sqlite = new Database(file, { readonly: true });
+const DATABASE_URL = process.env.E2E_DATABASE_URL ?? "";
+
+/** Rows of any table with a column holding one of `ids` (the audit entry's target aside), on either database. */
+async function rowsReferring(ids: string[]): Promise<Record<string, number>> {
+  const sqlite = DATABASE_URL.startsWith("file:");
+  const columnsSql = sqlite
+    ? `SELECT m.name AS "table", p.name AS "column" FROM sqlite_master m JOIN pragma_table_info(m.name) p
+       WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> '_prisma_migrations'`
+    : `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name <> '_prisma_migrations'`;
+  let query: (sql: string, args: string[]) => Promise<Record<string, unknown>[]>;
+  let close: () => Promise<void>;
+  if (sqlite) {
+    const conn = new Database(DATABASE_URL.replace(/^file:/, ""), { readonly: true });
+    query = async (sql, args) => conn.prepare(sql).all(...args) as Record<string, unknown>[];
+    close = async () => void conn.close();
+  } else {
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    query = async (sql, args) => {
+      let i = 0;
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          args,
+        )
+      ).rows;
+    };
+    close = () => client.end();
+  }
   try {
-    const tables = sqlite
-      .prepare(
-        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_prisma%'`,
-      )
-      .all() as { name: string }[];
+    const byTable = new Map<string, string[]>();
+    for (const r of await query(columnsSql, [])) {
+      const [table, column] = [String(r.table), String(r.column)];
+      if (table === "AuditLog" && column === "targetId") continue;
+      byTable.set(table, [...(byTable.get(table) ?? []), column]);
+    }
+    expect(byTable.has("ChatMessage")).toBe(true);
     const out: Record<string, number> = {};
-    for (const { name } of tables) {
-      const cols = (sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).all(name) as { name: string }[])
-        .map((c) => c.name)
-        .filter((c) => !(name === "AuditLog" && c === "targetId"));
-      if (cols.length === 0) continue;
+    for (const [table, cols] of byTable) {
       const where = cols.flatMap((c) => ids.map(() => `CAST("${c}" AS TEXT) LIKE ?`)).join(" OR ");
       const args = cols.flatMap(() => ids.map((id) => `%${id}%`));
-      const row = sqlite.prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE ${where}`).get(...args) as {
-        n: number;
-      };
-      if (row.n > 0) out[name] = row.n;
+      const [row] = await query(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${where}`, args);
+      if (Number(row?.n) > 0) out[table] = Number(row?.n);
     }
     return out;
   } finally {
-    sqlite.close();
+    await close();
   }
 }
-
-const onSqlite = (process.env.E2E_DATABASE_URL ?? "").startsWith("file:");
 
 test("profile and usage: the name changes, usage shows the answers per model; axe finds nothing", async ({
   page,
@@ -100,7 +121,7 @@ test("profile and usage: the name changes, usage shows the answers per model; ax
   }
 });
 
-test("delete my account: a wrong password keeps it, the right one leaves no row of it and shows the receipt", async ({
+test("delete my account: a wrong password keeps it, the right one leaves no row of it and shows the receipt @pg", async ({
   page,
   chat,
   user,
@@ -130,7 +151,7 @@ test("delete my account: a wrong password keeps it, the right one leaves no row 
   await expect(page.getByTestId("receipt-ChatSession")).toHaveText("1");
   await expect(page.getByTestId("receipt-User")).toHaveText("1");
 
-  if (onSqlite) expect(rowsReferring([userId, sessionId])).toEqual({});
+  expect(await rowsReferring([userId, sessionId])).toEqual({});
   await page.getByTestId("account-deleted-sign-in").click();
   await expect(page).toHaveURL(/\/login(\?|$)/);
   await page.goto("/");

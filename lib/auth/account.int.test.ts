@@ -24,6 +24,7 @@ const { createApiKey, authenticateApiKey } = await import("@/lib/db/api-keys");
 const { deleteUserForAdmin } = await import("@/lib/db/admin-users");
 const { loggingClient, rowsReferring, zeroEverywhere } = await import("@/lib/db/test-rows");
 const { usageByDay, usageByUserAndModel, windowStart } = await import("@/lib/db/usage");
+const { limits } = await import("@/lib/rate-limit");
 const meRoute = await import("@/app/api/me/route");
 const usageRoute = await import("@/app/api/me/usage/route");
 const resetRoute = await import("@/app/api/admin/users/[id]/password-reset/route");
@@ -164,6 +165,7 @@ describe("DELETE /api/me", () => {
     const sessionId = await converse(user.id, "m", 2);
     await converse(twin.id, "m", 2);
     await createApiKey({ userId: user.id, name: "k" });
+    await limits().assertTurnAllowed(user.id); // a turn counter keyed by the id (a row on PostgreSQL)
     const cookie = await signIn(user);
 
     const res = await call(cookie, meRoute.DELETE, "DELETE", { password: PASSWORD });

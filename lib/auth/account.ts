@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { deleteOwnAccount, resetPasswordForAdmin, type UserDeletionReceipt } from "@/lib/db/admin-users";
 import { type SafeUser, updateUserProfile } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
+import { limits } from "@/lib/rate-limit";
 import { hashPassword } from "./password";
 import { verifyCurrentPassword } from "./password-change";
 import type { ProfileInput } from "./schemas";
@@ -28,7 +29,9 @@ export async function updateProfile(user: Me, input: ProfileInput, ip: string): 
 /** Deletes the user's own account after checking their password; the receipt is the administrator's. */
 export async function deleteMyAccount(user: Me, password: string, ip: string): Promise<UserDeletionReceipt> {
   await verifyCurrentPassword(user, password, ip);
-  return deleteOwnAccount({ userId: user.id });
+  const receipt = await deleteOwnAccount({ userId: user.id });
+  await limits().forgetUser(user.id);
+  return receipt;
 }
 
 /** 16 characters from 96 random bits, readable aloud (base64url). */
