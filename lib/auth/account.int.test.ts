@@ -21,7 +21,7 @@ const { authOptions } = await import("./options");
 const { getCurrentUser } = await import("./session");
 const { hashPassword, verifyPassword } = await import("./password");
 const { createApiKey, authenticateApiKey } = await import("@/lib/db/api-keys");
-const { deleteUserForAdmin } = await import("@/lib/db/admin-users");
+const { deleteUserAsAdmin } = await import("./account");
 const { loggingClient, rowsReferring, zeroEverywhere } = await import("@/lib/db/test-rows");
 const { usageByDay, usageByUserAndModel, windowStart } = await import("@/lib/db/usage");
 const { limits } = await import("@/lib/rate-limit");
@@ -183,7 +183,10 @@ describe("DELETE /api/me", () => {
 
     // The same shape an administrator gets for the twin.
     const admin = await newUser("ADMIN");
-    const adminReceipt = await deleteUserForAdmin({ actorId: admin.id, userId: twin.id });
+    await limits().assertTurnAllowed(twin.id);
+    const adminReceipt = await deleteUserAsAdmin({ actorId: admin.id, userId: twin.id });
+    const twins = await rowsReferring(db, env.DATABASE_URL, [twin.id]);
+    expect(twins).toEqual(zeroEverywhere(twins));
     expect(Object.keys(adminReceipt.deleted).sort()).toEqual(Object.keys(receipt.deleted).sort());
     expect(adminReceipt.deleted).toEqual(receipt.deleted); // both had one conversation of two answers
     const audit = await db.auditLog.findFirstOrThrow({ where: { targetId: user.id, action: "user.delete" } });

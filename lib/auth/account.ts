@@ -1,6 +1,11 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { deleteOwnAccount, resetPasswordForAdmin, type UserDeletionReceipt } from "@/lib/db/admin-users";
+import {
+  deleteOwnAccount,
+  deleteUserForAdmin,
+  resetPasswordForAdmin,
+  type UserDeletionReceipt,
+} from "@/lib/db/admin-users";
 import { type SafeUser, updateUserProfile } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { limits } from "@/lib/rate-limit";
@@ -31,6 +36,19 @@ export async function deleteMyAccount(user: Me, password: string, ip: string): P
   await verifyCurrentPassword(user, password, ip);
   const receipt = await deleteOwnAccount({ userId: user.id });
   await limits().forgetUser(user.id);
+  return receipt;
+}
+
+/** An administrator deletes another user (the cascade and receipt of lib/db/admin-users), counters included. */
+export async function deleteUserAsAdmin({
+  actorId,
+  userId,
+}: {
+  actorId: string;
+  userId: string;
+}): Promise<UserDeletionReceipt> {
+  const receipt = await deleteUserForAdmin({ actorId, userId });
+  await limits().forgetUser(userId);
   return receipt;
 }
 
