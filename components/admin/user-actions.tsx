@@ -5,7 +5,7 @@ import { request } from "@/lib/client/api";
 import type { Translator } from "@/lib/i18n/translate";
 import type { AdminUserView } from "./types";
 
-export type Action = "promote" | "demote" | "disable" | "enable" | "delete" | "revokeKeys";
+export type Action = "promote" | "demote" | "disable" | "enable" | "delete" | "revokeKeys" | "resetPassword";
 
 export function explain(
   t: Translator<"admin">,
@@ -26,6 +26,8 @@ export function explain(
       return t("users.explain.enable", { who });
     case "revokeKeys":
       return t("users.explain.revokeKeys", { count: user.apiKeyCount, email });
+    case "resetPassword":
+      return t("users.explain.resetPassword", { who });
     case "delete":
       return (
         <span className="space-y-2">
@@ -43,11 +45,23 @@ export function explain(
   }
 }
 
-/** Sends `act` for `user` (PATCH or DELETE /api/admin/users/:id[/keys]); a refusal throws the server's RequestError. */
+/**
+ * Sends `act` for `user` (PATCH or DELETE /api/admin/users/:id[/keys], POST …/password-reset); a refusal throws the
+ * server's RequestError.
+ */
 export async function sendUserAction(
   act: Action,
   user: AdminUserView,
-): Promise<{ receipt?: Receipt } | null> {
+): Promise<{ receipt?: Receipt; password?: string } | null> {
+  if (act === "resetPassword") {
+    // The CSRF guard wants a JSON write even without fields.
+    const res = await request(`/api/admin/users/${user.id}/password-reset`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    return (await res.json()) as { password: string };
+  }
   const remove = act === "delete" || act === "revokeKeys";
   const res = await request(`/api/admin/users/${user.id}${act === "revokeKeys" ? "/keys" : ""}`, {
     method: remove ? "DELETE" : "PATCH",

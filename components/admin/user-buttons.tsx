@@ -2,6 +2,7 @@
 
 import { DeleteMemoriesButton } from "@/components/memory/admin-delete-memories";
 import { useT } from "@/lib/i18n/client";
+import { ResetPasswordButton } from "./reset-password-button";
 import type { AdminUserView } from "./types";
 import type { Action } from "./user-actions";
 
@@ -80,6 +81,7 @@ export function UserButtons({
       >
         {t("users.revokeKeys")}
       </button>
+      <ResetPasswordButton className={action} self={self} onClick={ask("resetPassword")} />
       <DeleteMemoriesButton
         user={u}
         className={`${action} text-zinc-700 hover:bg-zinc-100`}

@@ -3,16 +3,22 @@
 import { type Receipt, ReceiptView } from "@/components/ui/receipt";
 import { useT } from "@/lib/i18n/client";
 
-/** What the last action on a user did: its error (with its code), its confirmation, or a deletion's receipt. */
+/**
+ * What the last action on a user did: its error (with its code), its confirmation, a deletion's receipt, or a
+ * password reset's one-time password.
+ */
 export function UserNotices({
   error,
   done,
   receipt,
+  oneTime,
   onDismiss,
 }: {
   error: { code: string; message: string } | null;
   done: string | null;
   receipt: { email: string; receipt: Receipt } | null;
+  /** A password reset's one-time password: shown here once, never stored in the page. */
+  oneTime: { email: string; password: string } | null;
   onDismiss: () => void;
 }) {
   const t = useT("admin");
@@ -35,6 +41,14 @@ export function UserNotices({
           data-testid="admin-status"
         >
           {done}
+        </p>
+      )}
+      {oneTime && (
+        <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          {t("users.oneTimePassword", { email: oneTime.email })}{" "}
+          <code className="select-all font-mono font-semibold" data-testid="admin-one-time-password">
+            {oneTime.password}
+          </code>
         </p>
       )}
       {receipt && (

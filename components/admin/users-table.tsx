@@ -33,6 +33,7 @@ export function UsersTable({
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [receipt, setReceipt] = useState<{ email: string; receipt: Receipt } | null>(null);
+  const [oneTime, setOneTime] = useState<{ email: string; password: string } | null>(null);
   const tm = useT("memory");
   const t = useT("admin");
   const errorText = useErrorText();
@@ -43,6 +44,7 @@ export function UsersTable({
     setWorking(true);
     setError(null);
     setDone(null);
+    setOneTime(null);
     try {
       const body = await sendUserAction(act, user);
       if (act === "demote" && user.id === currentUserId) {
@@ -50,6 +52,7 @@ export function UsersTable({
         return;
       }
       if (act === "delete" && body?.receipt) setReceipt({ email: user.email, receipt: body.receipt });
+      if (body?.password) setOneTime({ email: user.email, password: body.password });
       setDone(t(`users.done.${act}`, { email: user.email }));
       router.refresh();
     } catch (e) {
@@ -68,7 +71,13 @@ export function UsersTable({
 
   return (
     <div>
-      <UserNotices error={error} done={done} receipt={receipt} onDismiss={() => setReceipt(null)} />
+      <UserNotices
+        error={error}
+        done={done}
+        receipt={receipt}
+        oneTime={oneTime}
+        onDismiss={() => setReceipt(null)}
+      />
 
       {users.length === 0 ? (
         empty

@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -12,6 +13,7 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function PasswordForm() {
   const t = useT("settings");
   const errorText = useErrorText();
+  const router = useRouter();
   const [currentPassword, setCurrent] = useState("");
   const [newPassword, setNew] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -39,6 +41,7 @@ export function PasswordForm() {
       setCurrent("");
       setNew("");
       setConfirm("");
+      router.refresh(); // a password an administrator reset no longer has to be changed
     } catch (err) {
       setFailure(errorText(err));
     } finally {

@@ -12,5 +12,6 @@ export const requireAdminPage = cache(async (): Promise<CurrentUser> => {
   const user = await getCurrentUser();
   if (!user) redirect("/login?callbackUrl=/admin");
   if (user.role !== "ADMIN") notFound();
+  if (user.mustChangePassword) redirect("/settings/password"); // a reset password is changed first
   return user;
 });

@@ -7,6 +7,26 @@ import { hashPassword, verifyPassword } from "./password";
 import type { PasswordChangeInput } from "./schemas";
 
 /**
+ * Re-authenticates the signed-in user with their current password before a sensitive change. Wrong guesses count
+ * against the same per-account and per-address limits as sign-in (a stolen session must not become a password
+ * oracle); a wrong password is a 403 `wrong_password`.
+ */
+export async function verifyCurrentPassword(
+  user: { id: string; email: string },
+  password: string,
+  ip: string,
+): Promise<void> {
+  const limit = limits();
+  await limit.beginSignInAttempt({ email: user.email, ip });
+  const credentials = await unsafeGetUserCredentialsByEmail({ email: user.email });
+  const ok = credentials ? await verifyPassword(password, credentials.passwordHash) : false;
+  if (!credentials || credentials.id !== user.id || !ok) {
+    throw new AppError("wrong_password", "The current password is not right. Nothing was changed.");
+  }
+  await limit.recordSignInSuccess({ email: user.email, ip });
+}
+
+/**
  * Changes the signed-in user's password after checking the current one. Wrong guesses count against the same
  * per-account and per-address limits as sign-in (a stolen session must not become a password oracle), and a
  * wrong password changes nothing. Success moves the user's token version, which refuses every session token at
@@ -18,14 +38,7 @@ export async function changePassword(
   input: PasswordChangeInput,
   ip: string,
 ): Promise<{ tokenVersion: number; revokedApiKeys: number }> {
-  const limit = limits();
-  await limit.beginSignInAttempt({ email: user.email, ip });
-  const credentials = await unsafeGetUserCredentialsByEmail({ email: user.email });
-  const ok = credentials ? await verifyPassword(input.currentPassword, credentials.passwordHash) : false;
-  if (!credentials || credentials.id !== user.id || !ok) {
-    throw new AppError("wrong_password", "The current password is not right. Nothing was changed.");
-  }
-  await limit.recordSignInSuccess({ email: user.email, ip });
+  await verifyCurrentPassword(user, input.currentPassword, ip);
   await setPasswordHash({ id: user.id, passwordHash: await hashPassword(input.newPassword) });
 
   let revokedApiKeys = 0;

@@ -27,3 +27,21 @@ export const passwordChangeSchema = z.object({
 });
 
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
+
+export const profileSchema = z
+  .object({
+    name: z.string().trim().min(1, "Enter your name").max(100).optional(),
+    email: z
+      .email("Enter a valid email address")
+      .max(254)
+      .transform((e) => e.toLowerCase())
+      .optional(),
+    currentPassword: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+export const deleteAccountSchema = z
+  .object({ password: z.string().min(1, "Enter your password").max(200) })
+  .strict();

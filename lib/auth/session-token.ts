@@ -80,3 +80,12 @@ export async function reissuedSessionCookie(ver: number, maxAgeSeconds: number):
   const secure = name.startsWith("__Secure-") ? "; Secure" : "";
   return `${name}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax${secure}`;
 }
+
+/** Set-Cookie values that clear the session cookie (the account it named is gone). */
+export async function clearedSessionCookies(): Promise<string[]> {
+  const jar = await cookies();
+  return SESSION_COOKIES.filter((n) => jar.get(n)?.value).map((name) => {
+    const secure = name.startsWith("__Secure-") ? "; Secure" : "";
+    return `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure}`;
+  });
+}

@@ -4,7 +4,10 @@ import { getSessionUser, type SafeUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import { sessionClaims } from "./session-token";
 
-export type CurrentUser = Pick<SafeUser, "id" | "email" | "name" | "role">;
+export type CurrentUser = Pick<SafeUser, "id" | "email" | "name" | "role"> & {
+  /** An administrator reset the password: pages lead to the password change until the user has chosen one. */
+  mustChangePassword?: boolean;
+};
 
 /**
  * The signed-in, enabled user, read from the database on every call so that a disabled or demoted account
@@ -18,7 +21,13 @@ export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
   if (!claims) return null;
   const user = await getSessionUser({ id: claims.uid, sid: claims.sid });
   if (!user || user.disabledAt || user.tokenVersion !== claims.ver || user.signedOut) return null;
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    mustChangePassword: user.mustChangePassword,
+  };
 });
 
 export async function requireUser(): Promise<CurrentUser> {

@@ -151,9 +151,34 @@ export async function updateUserForAdmin({
 }
 
 /**
- * Deletes a user and, through foreign keys, all their sessions with everything derived from them, in one
- * transaction. Their own audit entries stay, without the actor. Returns the rows removed per table.
+ * Deletes a user and, through foreign keys, all their sessions with everything derived from them, inside `tx`.
+ * Their own audit entries stay, without the actor. Fails with `last_admin` when no enabled admin would be left.
  */
+async function deleteUserCascade(
+  tx: Tx,
+  userId: string,
+  { adminCheck }: { adminCheck: "always" | "if-admin" },
+) {
+  const [target, sessions, audits, rows] = await Promise.all([
+    tx.user.findUnique({ where: { id: userId }, select: { role: true } }),
+    tx.chatSession.count({ where: { userId } }),
+    tx.auditLog.count({ where: { actorId: userId } }),
+    countRowsOfSessions({ userId }, { tx }),
+  ]);
+  try {
+    await tx.user.delete({ where: { id: userId }, select: { id: true } });
+  } catch (e) {
+    if (isRecordNotFound(e)) throw notFound();
+    throw e;
+  }
+  // A user leaving cannot take the last administrator with them; an administrator's deletion also re-checks that
+  // they are still one (a concurrent demotion).
+  if (adminCheck === "always" || target?.role === "ADMIN") await assertAdminLeft(tx);
+  const deleted = { User: 1, ChatSession: sessions, ...rows };
+  return { deleted, anonymized: { AuditLog: audits } };
+}
+
+/** Deletes another user (see deleteUserCascade) in one transaction. Returns the rows removed per table. */
 export async function deleteUserForAdmin({
   actorId,
   userId,
@@ -166,25 +191,75 @@ export async function deleteUserForAdmin({
   }
   const result = await withTransaction(
     async (tx) => {
-      const [sessions, audits, rows] = await Promise.all([
-        tx.chatSession.count({ where: { userId } }),
-        tx.auditLog.count({ where: { actorId: userId } }),
-        countRowsOfSessions({ userId }, { tx }),
-      ]);
-      try {
-        await tx.user.delete({ where: { id: userId }, select: { id: true } });
-      } catch (e) {
-        if (isRecordNotFound(e)) throw notFound();
-        throw e;
-      }
-      await assertAdminLeft(tx);
-      const deleted = { User: 1, ChatSession: sessions, ...rows };
+      const { deleted, anonymized } = await deleteUserCascade(tx, userId, { adminCheck: "always" });
       await tx.auditLog.create({
         data: { actorId, action: "user.delete", targetType: "User", targetId: userId, details: deleted },
       });
-      return { userId, deleted, anonymized: { AuditLog: audits } };
+      return { userId, deleted, anonymized };
     },
     { isolation: "serializable" },
   );
   return checkpointed(result);
+}
+
+/**
+ * A user deletes their own account: the same cascade and receipt as an administrator's deletion. The audit entry
+ * has no actor (the actor is the row being deleted). The last enabled administrator is refused.
+ */
+export async function deleteOwnAccount({ userId }: { userId: string }): Promise<UserDeletionReceipt> {
+  const result = await withTransaction(
+    async (tx) => {
+      const { deleted, anonymized } = await deleteUserCascade(tx, userId, { adminCheck: "if-admin" }).catch(
+        (e: unknown) => {
+          if (e instanceof AppError && e.code === "last_admin") {
+            throw new AppError(
+              "last_admin",
+              "You are the only administrator. Make someone else an administrator before deleting your account.",
+            );
+          }
+          throw e;
+        },
+      );
+      await tx.auditLog.create({
+        data: {
+          actorId: null,
+          action: "user.delete",
+          targetType: "User",
+          targetId: userId,
+          details: { ...deleted, by: "self" },
+        },
+      });
+      return { userId, deleted, anonymized };
+    },
+    { isolation: "serializable" },
+  );
+  return checkpointed(result);
+}
+
+/**
+ * An administrator sets a new password on another user's account and flags it to be changed at next sign-in;
+ * every session token of the user is refused at once (API keys are untouched). One audit entry (ids only).
+ */
+export async function resetPasswordForAdmin({
+  actorId,
+  userId,
+  passwordHash,
+}: {
+  actorId: string;
+  userId: string;
+  passwordHash: string;
+}): Promise<void> {
+  if (userId === actorId) {
+    throw new AppError("self_action", "Change your own password in Settings → Password.");
+  }
+  await withTransaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id: userId },
+      data: { passwordHash, mustChangePassword: true, tokenVersion: { increment: 1 } },
+    });
+    if (count === 0) throw notFound();
+    await tx.auditLog.create({
+      data: { actorId, action: "user.password_reset", targetType: "User", targetId: userId, details: {} },
+    });
+  });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/types";
 import { db, type Prisma, type TxOption } from "./client";
-import { isUniqueViolation } from "./errors";
+import { isRecordNotFound, isUniqueViolation } from "./errors";
 import { inTx } from "./transaction";
 
 export const userSelect = {
@@ -38,14 +38,21 @@ export async function getSessionUser(
   { id, sid }: { id: string; sid: string | null },
   { tx = db }: TxOption = {},
 ) {
-  const [row] = await tx.$queryRaw<(SafeUser & { tokenVersion: number; signedOut: unknown })[]>`
+  const [row] = await tx.$queryRaw<
+    (SafeUser & { tokenVersion: number; mustChangePassword: unknown; signedOut: unknown })[]
+  >`
     SELECT u."id", u."email", u."name", u."role", u."disabledAt", u."createdAt", u."tokenVersion",
+           u."mustChangePassword",
            EXISTS (SELECT 1 FROM "RevokedToken" r WHERE r."sid" = ${sid ?? ""} AND r."userId" = u."id") AS "signedOut"
     FROM "User" u WHERE u."id" = ${id}`;
   if (!row) return null;
-  const { signedOut, ...user } = row;
-  // EXISTS is 0/1 on SQLite, a boolean on PostgreSQL.
-  return { ...user, signedOut: sid !== null && (signedOut === true || Number(signedOut) === 1) };
+  const { signedOut, mustChangePassword, ...user } = row;
+  // EXISTS and booleans are 0/1 on SQLite, booleans on PostgreSQL.
+  return {
+    ...user,
+    mustChangePassword: mustChangePassword === true || Number(mustChangePassword) === 1,
+    signedOut: sid !== null && (signedOut === true || Number(signedOut) === 1),
+  };
 }
 
 /**
@@ -73,7 +80,10 @@ export async function revokeSessionToken(
   });
 }
 
-/** Sets a new password hash and revokes every session token of the user (one statement). */
+/**
+ * Sets a new password hash of the user's own choosing and revokes every session token of the user (one
+ * statement); a reset by an administrator no longer has to be changed.
+ */
 export async function setPasswordHash(
   {
     id,
@@ -86,9 +96,30 @@ export async function setPasswordHash(
 ): Promise<void> {
   const { count } = await tx.user.updateMany({
     where: { id },
-    data: { passwordHash, tokenVersion: { increment: 1 } },
+    data: { passwordHash, mustChangePassword: false, tokenVersion: { increment: 1 } },
   });
   if (count === 0) throw new AppError("not_found", "User not found.");
+}
+
+/**
+ * Changes the user's name and/or email. The email is unique: another account's address is a 409 `email_taken`
+ * (the database's unique index decides, so two requests racing for one address cannot both win).
+ */
+export async function updateUserProfile(
+  { id, name, email }: { id: string; name?: string; email?: string },
+  { tx = db }: TxOption = {},
+): Promise<SafeUser> {
+  try {
+    return await tx.user.update({
+      where: { id },
+      data: { ...(name === undefined ? {} : { name }), ...(email === undefined ? {} : { email }) },
+      select: userSelect,
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new AppError("email_taken", "An account with this email already exists.");
+    if (isRecordNotFound(e)) throw new AppError("not_found", "User not found.");
+    throw e;
+  }
 }
 
 /** Replaces a password hash (a bcrypt hash upgraded at sign-in); only while it is still `previous`. */

@@ -70,6 +70,8 @@ export interface Limits {
   assertRegistrationAllowed(ip: string): Promise<void>;
   /** Counts one turn against the per-minute limit and the daily quota; 429 when either is used up. */
   assertTurnAllowed(userId: string): Promise<void>;
+  /** Drops a deleted account's turn counters (they are keyed by its id), so no row of it is left. */
+  forgetUser(userId: string): Promise<void>;
 }
 
 export function createLimits(settings: LimitSettings, store: Store): Limits {
@@ -115,6 +117,9 @@ export function createLimits(settings: LimitSettings, store: Store): Limits {
     async assertTurnAllowed(userId) {
       await spend(turns, userId, "You are sending messages too quickly. Wait a moment.");
       if (quota) await spend(quota, userId, "You have reached today's message limit.");
+    },
+    async forgetUser(userId) {
+      await Promise.all([turns.delete(userId), quota?.delete(userId)]);
     },
   };
 }

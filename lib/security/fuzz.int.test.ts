@@ -6,7 +6,7 @@ import { updateUserSchema } from "@/lib/admin/schemas";
 import { chatCompletionRequestSchema } from "@/lib/api/chat-request";
 import { updateFactSchema, userSettingsSchema } from "@/lib/api/memory-schemas";
 import { createApiKeySchema } from "@/lib/api/schemas";
-import { passwordChangeSchema, registerSchema } from "@/lib/auth/schemas";
+import { deleteAccountSchema, passwordChangeSchema, profileSchema, registerSchema } from "@/lib/auth/schemas";
 import { sessionClaims } from "@/lib/auth/session-token";
 import { createSessionSchema, turnInputSchema, updateSessionSchema } from "@/lib/chat/schemas";
 import { createApiKey } from "@/lib/db/api-keys";
@@ -197,7 +197,16 @@ async function snapshot() {
     await Promise.all([
       db.user.findMany({
         orderBy: { id: "asc" },
-        select: { id: true, email: true, name: true, role: true, disabledAt: true, longTermMemory: true },
+        select: {
+          id: true,
+          email: true,
+          name: true,
+          role: true,
+          disabledAt: true,
+          longTermMemory: true,
+          passwordHash: true,
+          mustChangePassword: true,
+        },
       }),
       db.chatSession.findMany({
         orderBy: { id: "asc" },
@@ -244,6 +253,9 @@ async function targets(): Promise<Target[]> {
     adminTools: await load("@/app/api/admin/tools/route"),
     adminTool: await load("@/app/api/admin/tools/[id]/route"),
     password: await load("@/app/api/me/password/route"),
+    me: await load("@/app/api/me/route"),
+    meUsage: await load("@/app/api/me/usage/route"),
+    passwordReset: await load("@/app/api/admin/users/[id]/password-reset/route"),
     sessionTools: await load("@/app/api/sessions/[id]/tools/route"),
     attachment: await load("@/app/api/attachments/[id]/route"),
     attachments: await load("@/app/api/attachments/route"),
@@ -378,6 +390,22 @@ async function targets(): Promise<Target[]> {
       params: ["id"],
       handler: h(r.adminMemories, "DELETE"),
       path: (p) => `/api/admin/users/${p.id}/memories`,
+    }),
+    t({
+      name: "GET me usage",
+      method: "GET",
+      who: "user",
+      handler: h(r.meUsage, "GET"),
+      path: () => "/api/me/usage",
+    }),
+    t({
+      name: "POST admin user password reset",
+      method: "POST",
+      who: "admin",
+      params: ["id"],
+      handler: h(r.passwordReset, "POST"),
+      path: (p) => `/api/admin/users/${p.id}/password-reset`,
+      body: bodyOf([]), // not read; sent so the request passes the CSRF guard's JSON check
     }),
     t({
       name: "DELETE admin user",
@@ -564,6 +592,24 @@ async function targets(): Promise<Target[]> {
       path: () => "/api/me/password",
       body: bodyOf(["currentPassword", "newPassword", "revokeApiKeys"]),
       accepts: (b) => !refusedBy(passwordChangeSchema)(b),
+    }),
+    t({
+      name: "PATCH me",
+      method: "PATCH",
+      who: "user",
+      handler: h(r.me, "PATCH"),
+      path: () => "/api/me",
+      body: bodyOf(["name", "email", "currentPassword"]),
+      accepts: (b) => !refusedBy(profileSchema)(b),
+    }),
+    t({
+      name: "DELETE me",
+      method: "DELETE",
+      who: "user",
+      handler: h(r.me, "DELETE"),
+      path: () => "/api/me",
+      body: bodyOf(["password"]),
+      accepts: (b) => !refusedBy(deleteAccountSchema)(b),
     }),
     t({
       name: "PATCH session tools",

@@ -1,5 +1,6 @@
 import { updateUserSchema } from "@/lib/admin/schemas";
-import { deleteUserForAdmin, updateUserForAdmin } from "@/lib/db/admin-users";
+import { deleteUserAsAdmin } from "@/lib/auth/account";
+import { updateUserForAdmin } from "@/lib/db/admin-users";
 import { readJson, route } from "@/lib/http";
 
 type Params = { id: string };
@@ -13,6 +14,6 @@ export const PATCH = route<Params, "admin">("admin", async ({ req, params, user 
 
 /** Deletes the user and all their sessions → `{ receipt }`. */
 export const DELETE = route<Params, "admin">("admin", async ({ params, user }) => {
-  const receipt = await deleteUserForAdmin({ actorId: user.id, userId: params.id });
+  const receipt = await deleteUserAsAdmin({ actorId: user.id, userId: params.id });
   return Response.json({ receipt });
 });
