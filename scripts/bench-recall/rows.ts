@@ -21,8 +21,10 @@ export const ROWS: Row[] = [
   { id: "window", label: "window (default, last 20), recall off", settings: { recall: "off" } },
   {
     id: "tokens",
+    // The tokens policy is a window bounded by tokens as well as by maxMessages: lifting the message cap makes the
+    // 8 000 tokens the only limit, as the measurement had it.
     label: "tokens, 8 000, recall off",
-    settings: { policy: "tokens", maxTokens: 8000, recall: "off" },
+    settings: { policy: "tokens", maxTokens: 8000, maxMessages: 10_000, recall: "off" },
   },
   { id: "summary", label: "summary, recall off", settings: { policy: "summary", recall: "off" } },
   { id: "recall", label: "recall: conversation (window + 2 000)", settings: { recall: "conversation" } },
