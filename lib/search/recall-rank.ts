@@ -123,10 +123,10 @@ function profile(text: string, question: QuestionShape) {
   const adjacent = new Set<number>();
   const { exact, stems, prefixes, pairIndex, all } = lookup(question);
   let previous: number[] = [];
-  for (const t of tokenize(text)) {
+  for (const t of tokensOf(text)) {
     const found = new Set<number>(exact.get(t.term));
     if (!t.cjk && t.term.length >= 4 && prefixes.has(t.term.slice(0, 3))) {
-      const stem = stemOf(t.term);
+      const stem = cachedStem(t.term);
       if (stem) for (const k of stems.get(stem) ?? []) found.add(k);
     }
     if (t.cjk) {
@@ -143,6 +143,32 @@ function profile(text: string, question: QuestionShape) {
     previous = now;
   }
   return { held, adjacent };
+}
+
+/** How many texts' terms are remembered: the same messages are candidates turn after turn. */
+const TOKEN_CACHE_SIZE = 4000;
+const tokenCache = new Map<string, ReturnType<typeof tokenize>>();
+/** `tokenize`, remembering its last results (oldest out first; a Map keeps insertion order). */
+function tokensOf(text: string) {
+  let tokens = tokenCache.get(text);
+  if (tokens === undefined) {
+    tokens = tokenize(text);
+    if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
+    tokenCache.set(text, tokens);
+  }
+  return tokens;
+}
+
+const stemCache = new Map<string, string | null>();
+/** `stemOf` remembered for the words texts hold (a bounded vocabulary; emptied when it grows past the bound). */
+function cachedStem(word: string): string | null {
+  let stem = stemCache.get(word);
+  if (stem === undefined) {
+    stem = stemOf(word);
+    if (stemCache.size >= TOKEN_CACHE_SIZE * 4) stemCache.clear();
+    stemCache.set(word, stem);
+  }
+  return stem;
 }
 
 const lookups = new WeakMap<QuestionShape, ReturnType<typeof buildLookup>>();
