@@ -114,6 +114,10 @@ const RECENCY_WEIGHT = 0.05;
 /** What the user said weighs more than the assistant's answers: questions about oneself are answered by it. */
 const USER_WEIGHT = 0.3;
 
+const NONE: readonly number[] = [];
+const union = (a: readonly number[], b: readonly number[]): readonly number[] =>
+  b.length === 0 ? a : a.length === 0 ? b : [...new Set([...a, ...b])];
+
 /**
  * Which of the question's terms a text holds (by index) and which of its adjacent pairs appear adjacent (a phrase).
  * Only the text's words that could be a question term are stemmed: stemming every word was most of the cost.
@@ -122,24 +126,27 @@ function profile(text: string, question: QuestionShape) {
   const held = new Set<number>();
   const adjacent = new Set<number>();
   const { exact, stems, prefixes, pairIndex, all } = lookup(question);
-  let previous: number[] = [];
+  let previous: readonly number[] = NONE;
   for (const t of tokensOf(text)) {
-    const found = new Set<number>(exact.get(t.term));
+    // Most words are no question term: no set is made for them.
+    let now: readonly number[] = exact.get(t.term) ?? NONE;
     if (!t.cjk && t.term.length >= 4 && prefixes.has(t.term.slice(0, 3))) {
       const stem = cachedStem(t.term);
-      if (stem) for (const k of stems.get(stem) ?? []) found.add(k);
+      const more = stem ? stems.get(stem) : undefined;
+      if (more) now = union(now, more);
     }
     if (t.cjk) {
       // A one-character question term matches the bigrams it starts, as in the index.
-      for (const k of exact.get([...t.term][0] ?? "") ?? []) if (all[k]?.prefix) found.add(k);
+      const starts = (exact.get([...t.term][0] ?? "") ?? NONE).filter((k) => all[k]?.prefix);
+      now = union(now, starts);
     }
-    const now = [...found];
     for (const k of now) held.add(k);
-    for (const a of previous)
-      for (const b of now) {
-        const pair = pairIndex.get(`${a} ${b}`);
-        if (pair !== undefined) adjacent.add(pair);
-      }
+    if (pairIndex.size > 0)
+      for (const a of previous)
+        for (const b of now) {
+          const pair = pairIndex.get(`${a} ${b}`);
+          if (pair !== undefined) adjacent.add(pair);
+        }
     previous = now;
   }
   return { held, adjacent };
