@@ -144,6 +144,30 @@ describe("selectRecall", () => {
     expect(counted).toBeLessThan(10_000);
   });
 
+  it("counts no further candidate once less than a line's prefix is left", () => {
+    const texts: string[] = [];
+    const counting: TokenCounter = (item) => {
+      texts.push(item.text);
+      return count(item);
+    };
+    // The first line costs 9 (its prefix 8 words + "one"), leaving 5: no line is that short.
+    const candidates = [hit(1, 3, "one", false), hit(3, 2, "two", false), hit(5, 1, "three", false)];
+    const section = select(candidates, { maxTokens: HEADER_TOKENS + 9 + 5, count: counting });
+    expect(seqsOf(section)).toEqual([1]);
+    expect(texts.some((t) => t.endsWith("two") || t.endsWith("three"))).toBe(false);
+  });
+
+  it("counts the joined section once when it fits", () => {
+    const sections: string[] = [];
+    const counting: TokenCounter = (item) => {
+      if (item.text.startsWith(`${RECALL_HEADER}\n`)) sections.push(item.text);
+      return count(item);
+    };
+    const section = select([hit(1, 2), hit(5, 1)], { count: counting });
+    expect(seqsOf(section)).toEqual([1, 2, 5, 6]);
+    expect(sections).toEqual([section?.item.text]);
+  });
+
   it("is null when there is nothing to recall or only room for the header", () => {
     expect(select([])).toBeNull();
     expect(select([hit(1, 1)], { maxTokens: HEADER_TOKENS })).toBeNull();

@@ -73,6 +73,8 @@ export function recallLine(message: RecallMessage, currentSessionId: string): st
 }
 
 const MAX_CHARS_PER_TOKEN = 16;
+/** Fewer tokens than any line's prefix takes (its date alone is more). */
+const MIN_LINE_TOKENS = 8;
 
 const sectionItem = (lines: readonly string[]): MemoryItem => ({
   role: "system",
@@ -136,21 +138,26 @@ export function selectRecall({
     return true;
   };
   for (const hit of candidates) {
-    if (left <= 0) break;
+    // No line is shorter than its prefix (`- [date · role · #seq] `): once less than that is left, nothing else fits
+    // and the remaining candidates are not counted.
+    if (left < MIN_LINE_TOKENS) break;
     if (excluded(hit)) continue;
     if (!take(hit, hit.score)) continue;
     if (hit.partner && !excluded(hit.partner)) take(hit.partner, hit.score);
   }
   // Tokens of joined lines may differ from the sum of their parts by a token here and there: the section as sent
-  // is what must fit, so the lowest-ranked lines go until it does.
-  let item = sectionItem(chosen.map((m) => m.line));
-  while (chosen.length > 0 && count(item) > maxTokens) {
-    chosen.pop();
-    item = sectionItem(chosen.map((m) => m.line));
+  // (chronological) is what must fit, so the lowest-ranked lines go until it does. The section is counted once
+  // when it fits, as it nearly always does.
+  let messages = [...chosen].sort(chronological);
+  let item = sectionItem(messages.map((m) => m.line));
+  let total = count(item);
+  while (total > maxTokens && chosen.length > 0) {
+    const worst = chosen.pop();
+    messages = messages.filter((m) => m !== worst);
+    item = sectionItem(messages.map((m) => m.line));
+    total = count(item);
   }
-  if (chosen.length === 0) return null;
-  const messages = [...chosen].sort(chronological);
-  item = sectionItem(messages.map((m) => m.line));
-  const lineTokens = messages.reduce((total, m) => total + m.tokens, 0);
-  return { item, messages, headerTokens: count(item) - lineTokens };
+  if (messages.length === 0) return null;
+  const lineTokens = messages.reduce((sum, m) => sum + m.tokens, 0);
+  return { item, messages, headerTokens: total - lineTokens };
 }

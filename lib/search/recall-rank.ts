@@ -114,6 +114,10 @@ const RECENCY_WEIGHT = 0.05;
 /** What the user said weighs more than the assistant's answers: questions about oneself are answered by it. */
 const USER_WEIGHT = 0.3;
 
+const NONE: readonly number[] = [];
+const union = (a: readonly number[], b: readonly number[]): readonly number[] =>
+  b.length === 0 ? a : a.length === 0 ? b : [...new Set([...a, ...b])];
+
 /**
  * Which of the question's terms a text holds (by index) and which of its adjacent pairs appear adjacent (a phrase).
  * Only the text's words that could be a question term are stemmed: stemming every word was most of the cost.
@@ -122,27 +126,56 @@ function profile(text: string, question: QuestionShape) {
   const held = new Set<number>();
   const adjacent = new Set<number>();
   const { exact, stems, prefixes, pairIndex, all } = lookup(question);
-  let previous: number[] = [];
-  for (const t of tokenize(text)) {
-    const found = new Set<number>(exact.get(t.term));
+  let previous: readonly number[] = NONE;
+  for (const t of tokensOf(text)) {
+    // Most words are no question term: no set is made for them.
+    let now: readonly number[] = exact.get(t.term) ?? NONE;
     if (!t.cjk && t.term.length >= 4 && prefixes.has(t.term.slice(0, 3))) {
-      const stem = stemOf(t.term);
-      if (stem) for (const k of stems.get(stem) ?? []) found.add(k);
+      const stem = cachedStem(t.term);
+      const more = stem ? stems.get(stem) : undefined;
+      if (more) now = union(now, more);
     }
     if (t.cjk) {
       // A one-character question term matches the bigrams it starts, as in the index.
-      for (const k of exact.get([...t.term][0] ?? "") ?? []) if (all[k]?.prefix) found.add(k);
+      const starts = (exact.get([...t.term][0] ?? "") ?? NONE).filter((k) => all[k]?.prefix);
+      now = union(now, starts);
     }
-    const now = [...found];
     for (const k of now) held.add(k);
-    for (const a of previous)
-      for (const b of now) {
-        const pair = pairIndex.get(`${a} ${b}`);
-        if (pair !== undefined) adjacent.add(pair);
-      }
+    if (pairIndex.size > 0)
+      for (const a of previous)
+        for (const b of now) {
+          const pair = pairIndex.get(`${a} ${b}`);
+          if (pair !== undefined) adjacent.add(pair);
+        }
     previous = now;
   }
   return { held, adjacent };
+}
+
+/** How many texts' terms are remembered: the same messages are candidates turn after turn. */
+const TOKEN_CACHE_SIZE = 4000;
+const tokenCache = new Map<string, ReturnType<typeof tokenize>>();
+/** `tokenize`, remembering its last results (oldest out first; a Map keeps insertion order). */
+function tokensOf(text: string) {
+  let tokens = tokenCache.get(text);
+  if (tokens === undefined) {
+    tokens = tokenize(text);
+    if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
+    tokenCache.set(text, tokens);
+  }
+  return tokens;
+}
+
+const stemCache = new Map<string, string | null>();
+/** `stemOf` remembered for the words texts hold (a bounded vocabulary; emptied when it grows past the bound). */
+function cachedStem(word: string): string | null {
+  let stem = stemCache.get(word);
+  if (stem === undefined) {
+    stem = stemOf(word);
+    if (stemCache.size >= TOKEN_CACHE_SIZE * 4) stemCache.clear();
+    stemCache.set(word, stem);
+  }
+  return stem;
 }
 
 const lookups = new WeakMap<QuestionShape, ReturnType<typeof buildLookup>>();
