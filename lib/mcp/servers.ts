@@ -64,13 +64,36 @@ function configOfRow(row: McpServerRow): McpServerConfig {
 const envConfigs = (): McpServerConfig[] =>
   env.MCP_SERVERS.map((s) => configFromInput(s, { id: envServerId(s.name), readOnly: true }));
 
-/** Every configured server, the deployment's first, secrets in the clear (server-side only). */
-export async function listServerConfigs(): Promise<McpServerConfig[]> {
+async function loadServerConfigs(): Promise<McpServerConfig[]> {
   const fromEnv = envConfigs();
   const taken = new Set(fromEnv.map((s) => s.name));
   // A database server shadowed by an MCP_SERVERS one of the same name is left out: names must route uniquely.
   const fromDb = (await listMcpServers()).map(configOfRow).filter((s) => !taken.has(s.name));
   return [...fromEnv, ...fromDb];
+}
+
+// Every turn asks for the servers: kept in this process, dropped by every write made here, and re-read after
+// CONFIG_TTL_MS so that another instance's writes arrive within that time.
+export const CONFIG_TTL_MS = 5_000;
+let cached: { at: number; configs: Promise<readonly McpServerConfig[]> } | null = null;
+
+/** Forgets the cached servers (after a write to McpServer that did not go through this module, e.g. in tests). */
+export function invalidateServerConfigs() {
+  cached = null;
+}
+
+/** Every configured server, the deployment's first, secrets in the clear (server-side only). */
+export function listServerConfigs(): Promise<readonly McpServerConfig[]> {
+  const now = Date.now();
+  if (cached && now - cached.at < CONFIG_TTL_MS) return cached.configs;
+  const configs = loadServerConfigs();
+  const entry = { at: now, configs };
+  cached = entry;
+  // A failed read is not kept.
+  configs.catch(() => {
+    if (cached === entry) cached = null;
+  });
+  return configs;
 }
 
 export async function getServerConfig(id: string): Promise<McpServerConfig | null> {
@@ -114,9 +137,18 @@ function assertNameFree(name: string) {
   }
 }
 
+/** Runs a write to McpServer, then drops this process's cached servers, whatever the write's outcome. */
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    invalidateServerConfigs();
+  }
+}
+
 export async function createServer({ actorId, input }: { actorId: string; input: ServerInput }) {
   assertNameFree(input.name);
-  return configOfRow(await createMcpServer({ actorId, data: dataOf(input) }));
+  return configOfRow(await writing(() => createMcpServer({ actorId, data: dataOf(input) })));
 }
 
 /** A masked value sent back unchanged (as the admin read it) keeps the stored secret. */
@@ -163,11 +195,13 @@ export async function updateServer({
   });
   if (merged.name !== current.name) assertNameFree(merged.name);
   return configOfRow(
-    await updateMcpServer({ actorId, id, data: dataOf(merged), fields: Object.keys(patch).sort() }),
+    await writing(() =>
+      updateMcpServer({ actorId, id, data: dataOf(merged), fields: Object.keys(patch).sort() }),
+    ),
   );
 }
 
 export async function deleteServer({ actorId, id }: { actorId: string; id: string }) {
   editable(await getServerConfig(id));
-  await deleteMcpServer({ actorId, id });
+  await writing(() => deleteMcpServer({ actorId, id }));
 }

@@ -7,6 +7,7 @@ import { sessionClaims } from "@/lib/auth/session-token";
 import { databaseKind, db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { callMcpTool, mcpManager, mcpToolsFor } from "@/lib/mcp";
+import { invalidateServerConfigs } from "@/lib/mcp/servers";
 import { testServerCommand } from "./test-server";
 
 // The admin API for MCP servers, the per-conversation switches and the turn's two entry points, against the real
@@ -36,6 +37,7 @@ const json = (method: string, body: unknown) => ({ method, body: JSON.stringify(
 // Servers are global configuration: each test starts with none of the admin's (only this file makes them).
 beforeEach(async () => {
   await db.mcpServer.deleteMany({});
+  invalidateServerConfigs();
 });
 
 afterAll(async () => {
