@@ -1,11 +1,17 @@
 import { loadEnvConfig } from "@next/env";
 import { ensureAdmin } from "./lib/ensure-admin";
 import { migrateDatabase, redactUrl } from "./lib/migrate";
+import { adminLines, box } from "./lib/ready-box";
 
 // npm run setup: validates the configuration, applies migrations (creating the database when missing) and
 // makes sure an administrator exists. Safe to run again: it changes nothing that is already in place.
+// npm run demo calls setup() itself and prints the administrator's password once the server answers.
 
-async function main() {
+export interface SetupResult {
+  admin: { email: string; generatedPassword?: string };
+}
+
+export async function setup(): Promise<SetupResult> {
   // The same .env files `next start` reads, so setup and the server agree on DATABASE_URL.
   loadEnvConfig(process.cwd());
   // Imported only now: lib/env.ts validates process.env when it is first loaded.
@@ -35,24 +41,34 @@ async function main() {
       created: "created",
     }[result.action];
     console.log(`Administrator: ${result.email} (${how}).`);
-    if (result.action === "created" && result.generatedPassword) {
-      console.log(`  password: ${result.generatedPassword}`);
-      console.log("  (shown once; set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own)");
-    }
+    return {
+      admin: {
+        email: result.email,
+        ...(result.action === "created" && result.generatedPassword
+          ? { generatedPassword: result.generatedPassword }
+          : {}),
+      },
+    };
   } finally {
     await db.$disconnect();
   }
 }
 
-main().then(
-  () => {
-    console.log(
-      "Serve with `npm start`, then open http://127.0.0.1:3000 and sign in (or create an account).",
-    );
-    process.exit(0);
-  },
-  (e: unknown) => {
-    console.error(e instanceof Error && e.name === "EnvError" ? e.message : e);
-    process.exit(1);
-  },
-);
+export const errorText = (e: unknown) => (e instanceof Error && e.name === "EnvError" ? e.message : e);
+
+if (require.main === module) {
+  setup().then(
+    ({ admin }) => {
+      console.log(
+        "Serve with `npm start`, then open http://127.0.0.1:3000 and sign in (or create an account).",
+      );
+      const password = admin.generatedPassword;
+      if (password) console.log(box(adminLines({ email: admin.email, password })));
+      process.exit(0);
+    },
+    (e: unknown) => {
+      console.error(errorText(e));
+      process.exit(1);
+    },
+  );
+}

@@ -48,7 +48,9 @@ export function sqlitePath(url: string): string {
   const withoutQuery = url.replace(/\?.*$/, "");
   if (withoutQuery.startsWith("file://")) return fileURLToPath(withoutQuery);
   const file = withoutQuery.slice("file:".length);
-  return file === ":memory:" ? file : path.resolve(process.cwd(), file);
+  // The database file is chosen at run time, never a file of the build: Turbopack's tracer is told not to follow
+  // it (else it traces, and warns about, the whole project).
+  return file === ":memory:" ? file : path.resolve(/*turbopackIgnore: true*/ process.cwd(), file);
 }
 
 /**
