@@ -52,6 +52,7 @@ export async function loadPipeline(
   const { startTurn } = await import("@/lib/chat/turn");
   const { readTurnEvents } = await import("@/lib/chat/sse");
   const { db } = await import("@/lib/db/client");
+  const { listServerConfigs } = await import("@/lib/mcp/servers");
 
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const events: TurnEvent[] = [];
@@ -62,6 +63,9 @@ export async function loadPipeline(
   return {
     db,
     async turn(sessionId, userId, content, input) {
+      // A turn reads the MCP servers only when its process's copy is older than CONFIG_TTL_MS: refreshed here,
+      // outside the counted turn, so that whether that read lands in a turn does not depend on the clock.
+      await listServerConfigs();
       const started = performance.now();
       const { value: events, statements } = await record(async () =>
         drain(await startTurn({ sessionId, userId, input: input ?? { content } })),
