@@ -44,7 +44,7 @@ export interface RecallArgs {
 }
 
 /** Index matches ranked by the engine, before the checks below; what they drop is not replaced. */
-const POOL = 100;
+const POOL = 200;
 /**
  * PostgreSQL: `ts_rank_cd` (cover density) costs ~55 µs a matching row with a question's ~70 lexemes, `ts_rank`
  * about a tenth of that; the pool is the best by `ts_rank_cd` among the best this many by `ts_rank`.
@@ -107,6 +107,7 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
           userId,
           token: scope === "conversation" ? { conversation: sessionId } : { owner: userId },
           question,
+          leafSeq,
           sessions: known,
         });
   const near = await vectorMatches(client, { userId, sessionId, scope, question: args.question });
@@ -309,16 +310,20 @@ async function lexicalMatches(
     userId,
     token,
     question,
+    leafSeq,
     sessions,
   }: {
     userId: string;
     token: { conversation: string } | { owner: string };
     question: QuestionShape;
+    /** The current question's seq: about how many messages the conversation holds (for term rarity). */
+    leafSeq: number;
     /** Filled with the conversations of the matches (owned by the user: checked in the statement). */
     sessions: Map<string, SessionRow>;
   },
 ): Promise<LexicalCandidate[]> {
   type Row = {
+    doc?: number | bigint;
     id: string;
     sessionId: string;
     seq: number | bigint;
@@ -338,21 +343,22 @@ async function lexicalMatches(
       "conversation" in token
         ? `conv : ${ftsString(conversationToken(token.conversation))}`
         : `owner : ${ftsString(ownerToken(token.owner))}`;
+    const pool = await slotPool(client, scope, question.slots, leafSeq);
+    if (pool.size === 0) return [];
+    // CROSS JOIN keeps SQLite's order (documents, then their message, then its conversation): with a hundred ids it
+    // would otherwise start from the user's conversations and read every message of them. The ids are integers
+    // the index returned, written into the statement.
     rows = await client.$queryRawUnsafe<Row[]>(
-      `WITH hits AS (
-         SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
-       )
-       SELECT m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", -hits.rank AS score, ${SESSION_COLUMNS}
-       FROM hits
-       JOIN "SearchDoc" d ON d."id" = hits.id
-       JOIN "ChatMessage" m ON m."id" = d."messageId"
-       JOIN "ChatSession" s ON s."id" = m."sessionId"
-       WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`,
-      `${scope} AND body : (${question.fts})`,
-      POOL,
+      `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", 0 AS score, ${SESSION_COLUMNS}
+       FROM "SearchDoc" d
+       CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
+       CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
+       WHERE d."id" IN (${[...pool.keys()].join(", ")})
+         AND d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`,
       userId,
       userId,
     );
+    for (const r of rows) r.score = pool.get(Number(r.doc)) ?? 0;
   } else {
     const lexeme =
       "conversation" in token
@@ -399,6 +405,52 @@ async function lexicalMatches(
     text: r.text,
     engine: Number(r.score),
   }));
+}
+
+/** SQLite: index rows read across the question's slots, each slot's share bounded below and above. */
+const SLOT_ROWS = 2400;
+const MIN_SLOT_ROWS = 64;
+const MAX_SLOT_ROWS = 400;
+
+/**
+ * SQLite: the POOL best documents by the question's slots, each with its score. Every slot reads only its most
+ * recent matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY rank` would score
+ * every match, and bm25's term statistics read each term's whole doclist, so its cost grew with the index). A
+ * slot's weight is its rarity among the scope's documents: exact when it returned fewer rows than it may, otherwise
+ * taken as half the conversation. A document scores the weights of the slots it holds; ties go to the newer.
+ */
+async function slotPool(
+  client: Client,
+  scope: string,
+  slots: QuestionShape["slots"],
+  leafSeq: number,
+): Promise<Map<number, number>> {
+  if (slots.length === 0) return new Map();
+  const per = Math.min(MAX_SLOT_ROWS, Math.max(MIN_SLOT_ROWS, Math.floor(SLOT_ROWS / slots.length)));
+  const rows = await client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
+    slots
+      .map(
+        (_, k) =>
+          `SELECT * FROM (SELECT ${k} AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid DESC LIMIT ${per})`,
+      )
+      .join(" UNION ALL "),
+    ...slots.map((slot) => `${scope} AND body : (${slot.fts})`),
+  );
+  const bySlot = slots.map(() => [] as number[]);
+  for (const r of rows) if (Number.isSafeInteger(Number(r.id))) bySlot[Number(r.k)]?.push(Number(r.id));
+  const n = Math.max(leafSeq, 2 * per, ...bySlot.map((ids) => 4 * ids.length));
+  const scores = new Map<number, number>();
+  for (const [k, ids] of bySlot.entries()) {
+    const df = ids.length < per ? ids.length : Math.max(per, n / 2);
+    const weight = (slots[k]?.weight ?? 1) * Math.log(1 + (n + 1) / (df + 0.5));
+    for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + weight);
+  }
+  // Half the pool breaks ties towards the newest, half towards the oldest: a fact stated early and restated later
+  // ties with its restatement and with every distractor in the same words.
+  const all = [...scores];
+  const newest = [...all].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, POOL / 2);
+  const oldest = all.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, POOL / 2);
+  return new Map([...newest, ...oldest]);
 }
 
 /** The conversation columns each match carries, so no separate read of the conversations is needed. */

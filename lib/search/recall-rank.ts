@@ -13,8 +13,11 @@ export interface QuestionShape {
   expansions: { term: QuestionTerm; slot: number }[];
   /** Adjacent content terms of the question ("support group", 松石手), matched as neighbours in a message. */
   pairs: [QuestionTerm, QuestionTerm][];
-  /** FTS5: any of the terms (a word or its stem), inside `body : ( … )`. */
-  fts: string;
+  /**
+   * FTS5, one string per slot (a content term: its word, its stem, the words of its expansion groups), each for
+   * `body : ( … )`. At most MAX_SLOTS: a question of more content terms keeps its longest.
+   */
+  slots: { fts: string; weight: number }[];
   /** tsquery: any of the terms. */
   pg: string;
 }
@@ -35,14 +38,27 @@ export function shapeQuestion(text: string): QuestionShape {
   }
   const expansions = expand(whole);
   const searched = [...whole, ...expansions.map((e) => e.term)];
-  const fts = [
-    ...new Set(
-      searched.flatMap((t) => [
-        `${ftsString(t.term)}${t.prefix ? "*" : ""}`,
-        ...(t.stem ? [ftsString(t.stem)] : []),
-      ]),
-    ),
-  ].join(" OR ");
+  const forms = (t: QuestionTerm) => [
+    `${ftsString(t.term)}${t.prefix ? "*" : ""}`,
+    ...(t.stem ? [ftsString(t.stem)] : []),
+  ];
+  const kept = whole
+    .map((t, k) => ({ t, k }))
+    .sort((a, b) => [...b.t.term].length - [...a.t.term].length || a.k - b.k)
+    .slice(0, MAX_SLOTS)
+    .sort((a, b) => a.k - b.k);
+  // A term and its expansions are separate lookups: an expansion group's words are common together, and would
+  // hide how rare the term itself is.
+  const slots = kept.flatMap(({ t, k }) => {
+    const own = forms(t);
+    const others = [...new Set(expansions.flatMap((e) => (e.slot === k ? forms(e.term) : [])))].filter(
+      (f) => !own.includes(f),
+    );
+    return [
+      { fts: own.join(" OR "), weight: 1 },
+      ...(others.length ? [{ fts: others.join(" OR "), weight: EXPANSION_WEIGHT }] : []),
+    ];
+  });
   const pg = [
     ...new Set(
       searched.flatMap((t) => [
@@ -51,9 +67,11 @@ export function shapeQuestion(text: string): QuestionShape {
       ]),
     ),
   ].join(" | ");
-  return { terms: whole, expansions, pairs, fts, pg };
+  return { terms: whole, expansions, pairs, slots, pg };
 }
 
+/** At most this many of a question's content terms are searched (each is one bounded index lookup). */
+const MAX_SLOTS = 12;
 /** At most this many expansion words are searched per question, so a question stays a bounded query. */
 const MAX_EXPANSIONS = 32;
 let groups: ExpansionGroups | undefined;

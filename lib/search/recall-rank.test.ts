@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { shapeQuestion } from "./recall-rank";
+
+describe("shapeQuestion slots", () => {
+  it("searches each content term as its own bounded lookup, its expansions apart at a lower weight", () => {
+    const shape = shapeQuestion("When did I start drinking coffee?");
+    const own = shape.slots.filter((s) => s.weight === 1).map((s) => s.fts);
+    expect(own.some((f) => f.includes('"coffee"'))).toBe(true);
+    expect(own.some((f) => f.includes('"drinking"') && f.includes('"drink"'))).toBe(true);
+    const expansions = shape.slots.filter((s) => s.weight < 1);
+    for (const s of expansions)
+      for (const o of own) expect(o.split(" OR ")).not.toContain(s.fts.split(" OR ")[0]);
+    expect(shape.slots.every((s) => !s.fts.includes('"when"') && !s.fts.includes('"did"'))).toBe(true);
+  });
+
+  it("keeps the longest twelve content terms of a long question, in the question's order", () => {
+    const words = Array.from({ length: 20 }, (_, i) => `${"zq".repeat(1 + (i % 5))}x${i}`);
+    const shape = shapeQuestion(words.join(" "));
+    const own = shape.slots
+      .filter((s) => s.weight === 1)
+      .map((s) => s.fts.split(" OR ")[0]?.replaceAll('"', ""));
+    expect(own).toHaveLength(12);
+    const kept = words.filter((w) => own.includes(w));
+    expect(kept).toEqual(own);
+    const shortest = Math.min(...kept.map((w) => w.length));
+    expect(words.filter((w) => !kept.includes(w)).every((w) => w.length <= shortest)).toBe(true);
+  });
+
+  it("cuts a Chinese question as the index does: its bigrams are the lookups", () => {
+    const own = shapeQuestion("我什么时候去了杭州？").slots.map((s) => s.fts);
+    expect(own.some((f) => f.split(" OR ").includes('"杭州"'))).toBe(true);
+  });
+});
