@@ -7,8 +7,8 @@ import { turnRequest } from "@/lib/chat/turn-request";
 import { createSession, unsafeDeleteSessionById } from "@/lib/db/sessions";
 import { AppError, errorStatus } from "@/lib/errors";
 import { readJson } from "@/lib/http";
-import { v1ModelOf } from "./models";
 import { chatCompletionRequestSchema, parseMemoryMode, planTurn, requestedSession } from "./chat-request";
+import { v1ModelOf } from "./models";
 import { assertApiTurnAllowed, openAiError, openAiErrorType, v1ErrorResponse } from "./v1-route";
 
 // POST /v1/chat/completions: adapts OpenAI's wire format to the one turn pipeline (lib/chat/turn.ts openTurn) and

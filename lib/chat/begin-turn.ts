@@ -25,7 +25,6 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { Model, ToolSpec } from "@/lib/llm";
 import type { UnavailableServer } from "@/lib/mcp";
-import { loadModelRegistry, type ModelSpec, pickTurnModel, visibleItems } from "@/lib/models/registry";
 import {
   composeContext,
   longTermSection,
@@ -33,6 +32,7 @@ import {
   type RecallInput,
   retryRefusal,
 } from "@/lib/memory";
+import { loadModelRegistry, type ModelSpec, pickTurnModel, visibleItems } from "@/lib/models/registry";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";

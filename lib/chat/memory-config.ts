@@ -33,7 +33,10 @@ function memoryDefaults(): MemorySettings {
  */
 export function memoryConfig(
   stored: Partial<MemorySettings> | null = null,
-  model: { modelId: string; contextTokens: number } = { modelId: env.model, contextTokens: env.MODEL_CONTEXT_TOKENS },
+  model: { modelId: string; contextTokens: number } = {
+    modelId: env.model,
+    contextTokens: env.MODEL_CONTEXT_TOKENS,
+  },
 ) {
   const tokenizer = tokenizerFor(model.modelId);
   const resolved = resolveMemorySettings(stored, memoryDefaults(), tokenizer.countItem);

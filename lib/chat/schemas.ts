@@ -53,6 +53,9 @@ export const updateSessionSchema = z
     // A model id from GET /api/models; null: the deployment's default.
     model: z.string().min(1).max(100).nullable().optional(),
   })
-  .refine((input) => input.title !== undefined || input.activeLeafId !== undefined || input.model !== undefined, {
-    message: "Send a title, an activeLeafId or a model.",
-  });
+  .refine(
+    (input) => input.title !== undefined || input.activeLeafId !== undefined || input.model !== undefined,
+    {
+      message: "Send a title, an activeLeafId or a model.",
+    },
+  );
