@@ -173,3 +173,23 @@ export async function getSessionModel(sessionId: string): Promise<string | null>
 export async function setSessionModel(sessionId: string, model: string | null): Promise<void> {
   await sendJson(`/api/sessions/${encodeURIComponent(sessionId)}`, "PATCH", { model });
 }
+
+/** A model as the admin sees it (GET /api/admin/models): never the key, only whether one is stored. */
+export interface AdminModel extends PickableModel {
+  baseUrl: string | null;
+  modelId: string;
+  enabled: boolean;
+  hasApiKey: boolean;
+  readOnly: boolean;
+}
+
+/** Adds (no id) or changes a model; throws a RequestError. */
+export async function saveAdminModel(id: string | null, body: Record<string, unknown>): Promise<AdminModel> {
+  const url = id ? `/api/admin/models/${encodeURIComponent(id)}` : "/api/admin/models";
+  return (await sendJson<{ model: AdminModel }>(url, id ? "PATCH" : "POST", body)).model;
+}
+
+/** Deletes a model; throws a RequestError. */
+export async function deleteAdminModel(id: string): Promise<void> {
+  await request(`/api/admin/models/${encodeURIComponent(id)}`, { method: "DELETE" });
+}

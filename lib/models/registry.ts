@@ -140,7 +140,7 @@ export async function listUsableModels(): Promise<ModelSpec[]> {
 }
 
 /** The enabled model with this id, or a 422 naming it. */
-export function requireUsableModel(registry: ModelRegistry, id: string): ModelSpec {
+function requireUsableModel(registry: ModelRegistry, id: string): ModelSpec {
   const spec = registry.entries.get(id)?.spec;
   if (!spec?.enabled) {
     throw new AppError("validation_failed", `There is no model ${id} to use here.`, {
