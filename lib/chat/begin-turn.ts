@@ -32,7 +32,8 @@ import {
   type RecallInput,
   retryRefusal,
 } from "@/lib/memory";
-import { loadModelRegistry, type ModelSpec, pickTurnModel, visibleItems } from "@/lib/models/registry";
+import { visibleItems } from "@/lib/models/items";
+import { loadModelRegistry, type ModelSpec, pickTurnModel } from "@/lib/models/registry";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";

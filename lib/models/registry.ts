@@ -11,7 +11,6 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getModel, type Model } from "@/lib/llm";
 import { createModel } from "@/lib/llm/client";
-import type { MemoryItem } from "@/lib/memory";
 import { openSecret, sealSecret } from "@/lib/security/secret-box";
 import { type ModelInput, type ModelPatch, modelInput } from "./config";
 
@@ -262,16 +261,6 @@ export async function deleteAdminModel({ actorId, id }: { actorId: string; id: s
   editable(await loadModelRegistry(), id);
   await deleteLlmModel({ actorId, id });
   invalidateModelRegistry();
-}
-
-/** The items as a model sees them: a model without vision is sent no images (the text stays). */
-export function visibleItems(spec: Pick<ModelSpec, "vision">, items: MemoryItem[]): MemoryItem[] {
-  if (spec.vision || !items.some((i) => i.imageUrls?.length)) return items;
-  return items.map((i) => {
-    if (!i.imageUrls) return i;
-    const { imageUrls: _images, ...rest } = i;
-    return rest;
-  });
 }
 
 /** Picks the conversation's model (null: the default): 422 for an unknown or disabled id, 404 when not the user's. */
