@@ -6,7 +6,8 @@ import { type ExtraServer, expect, MAIN_URL, startServer, test } from "./fixture
 // the running app. The client sends only the new question; Recall supplies the conversation's memory.
 
 const SLOW_PORT = Number(process.env.E2E_OPENAI_SLOW_PORT ?? 3215);
-const MODEL = "whatever-the-client-says";
+// The e2e servers' model (the demo); a name /v1/models does not list is a 404 model_not_found.
+const MODEL = "recall-offline";
 
 type Message = { id: string; seq: number; role: string; status: string; text: string };
 

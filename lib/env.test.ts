@@ -88,10 +88,35 @@ describe("parseEnv", () => {
     ["MCP_SERVERS", "not json"],
     ["MCP_SERVERS", '[{"name":"x","transport":"stdio"}]'],
     ["MCP_SERVERS", '[{"name":"Bad_Name","transport":"http","url":"http://127.0.0.1/mcp"}]'],
+    ["MODELS_CONFIG", "not json"],
+    ["MODELS_CONFIG", '[{"id":"a b","name":"A","provider":"P","modelId":"m"}]'],
   ])("rejects %s=%s with a message naming it", (name, value) => {
     const issues = issuesOf({ [name]: value });
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it("reads MODELS_CONFIG as models with their defaults", () => {
+    const models = parse({
+      MODELS_CONFIG: JSON.stringify([
+        {
+          id: "llama",
+          name: "Llama",
+          provider: "Ollama",
+          baseUrl: "http://127.0.0.1:11434/v1",
+          modelId: "llama3",
+        },
+      ]),
+    }).MODELS_CONFIG;
+    expect(models).toEqual([
+      expect.objectContaining({
+        id: "llama",
+        contextTokens: 128_000,
+        vision: false,
+        tools: true,
+        enabled: true,
+      }),
+    ]);
   });
 
   it("reads MCP_SERVERS as servers with their defaults", () => {

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { serverList } from "./mcp/config";
+import { modelsConfig } from "./models/config";
 
 // The one module that reads process.env. Everything else imports `env`.
 
@@ -122,6 +123,27 @@ const schema = z.object({
         return z.NEVER;
       }
       const parsed = serverList.safeParse(raw);
+      if (!parsed.success) {
+        for (const i of parsed.error.issues)
+          ctx.addIssue({ code: "custom", message: `[${i.path.join(".")}] ${i.message}` });
+        return z.NEVER;
+      }
+      return parsed.data;
+    }),
+  // Models configured by the deployment (docs/decisions/032-models.md): a JSON array of { id, name, provider,
+  // baseUrl?, apiKey?, modelId, contextTokens?, vision?, tools?, enabled? }, listed beside the admin's, read-only.
+  MODELS_CONFIG: z
+    .string()
+    .default("[]")
+    .transform((v, ctx) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(v);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON array of models" });
+        return z.NEVER;
+      }
+      const parsed = modelsConfig.safeParse(raw);
       if (!parsed.success) {
         for (const i of parsed.error.issues)
           ctx.addIssue({ code: "custom", message: `[${i.path.join(".")}] ${i.message}` });

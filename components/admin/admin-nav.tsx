@@ -12,6 +12,7 @@ const sections = [
   { href: "/admin/users", label: "nav.users" },
   { href: "/admin/invites", label: "nav.invites" },
   { href: "/admin/tools", label: "nav.tools" },
+  { href: "/admin/models", label: "nav.models" },
   { href: "/admin/usage", label: "nav.usage" },
   { href: "/admin/audit", label: "nav.audit" },
 ] as const;

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { ModelInfo } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { MemoryControl } from "./memory-control";
+import { ModelPicker } from "./model-picker";
 import { ToolsMenu } from "./tools-menu";
 
 export function ChatHeader({
@@ -33,6 +34,7 @@ export function ChatHeader({
       </span>
       {sessionId && (
         <span className="flex items-center gap-2">
+          <ModelPicker key={`model-${sessionId}`} sessionId={sessionId} defaultModel={modelInfo.model} />
           <MemoryControl key={sessionId} sessionId={sessionId} streaming={streaming} />
           <ToolsMenu key={`tools-${sessionId}`} sessionId={sessionId} />
           <ExportMenu key={`export-${sessionId}`} sessionId={sessionId} />

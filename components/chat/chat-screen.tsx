@@ -115,9 +115,9 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
           // Not sent: the edit comes back, as it was, with the reason shown.
           if (!(await branches.edit(m, editing.text))) setEditing({ id: m.id, text: editing.text });
         }}
-        onRegenerate={(m) => {
+        onRegenerate={(m, model) => {
           setEditing(null);
-          void branches.regenerate(m);
+          void branches.regenerate(m, model);
         }}
         onVersion={(m, step) => void switchVersion(m, step)}
       />

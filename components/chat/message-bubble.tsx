@@ -13,6 +13,7 @@ import { ACTION } from "./message-actions";
 import { MessageEditor } from "./message-editor";
 import { AnswerStatus, MessageText } from "./message-text";
 import { QuestionActions } from "./question-actions";
+import { RegenerateActions } from "./regenerate-actions";
 import { ToolSteps } from "./tool-steps";
 import { type VersionStep, VersionSwitcher } from "./version-switcher";
 
@@ -39,7 +40,8 @@ export function MessageBubble({
   /** Starts (text), changes (text) or cancels (null) the edit of this question. */
   onEditChange: (edit: EditState | null) => void;
   onEditSend: () => void;
-  onRegenerate: () => void;
+  /** No model: the conversation's. */
+  onRegenerate: (model?: string) => void;
   onVersion: (step: VersionStep) => void;
 }) {
   const t = useT("chat");
@@ -111,18 +113,7 @@ export function MessageBubble({
               </button>
             )}
             {settled && copy}
-            {sessionId && settled && (
-              <button
-                type="button"
-                className={ACTION}
-                disabled={busy}
-                aria-label={t("message.regenerateLabel")}
-                onClick={onRegenerate}
-                data-testid="message-regenerate"
-              >
-                {t("message.regenerate")}
-              </button>
-            )}
+            {sessionId && settled && <RegenerateActions busy={busy} onRegenerate={onRegenerate} />}
             {sessionId && settled && (
               <button
                 ref={contextButton}

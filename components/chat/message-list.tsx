@@ -47,7 +47,7 @@ export function MessageList({
   editing: EditState | null;
   onEditChange: (edit: EditState | null) => void;
   onEditSend: (message: ChatMessageView) => void;
-  onRegenerate: (answer: ChatMessageView) => void;
+  onRegenerate: (answer: ChatMessageView, model?: string) => void;
   onVersion: (message: ChatMessageView, step: VersionStep) => void;
 }) {
   const t = useT("chat");
@@ -100,7 +100,7 @@ export function MessageList({
               editing={editing?.id === m.id ? editing : null}
               onEditChange={onEditChange}
               onEditSend={() => onEditSend(m)}
-              onRegenerate={() => onRegenerate(m)}
+              onRegenerate={(model) => onRegenerate(m, model)}
               onVersion={(step) => onVersion(m, step)}
             />
             {clearedThroughSeq > 0 && m.seq === clearedThroughSeq && !isTemporary(m) && (

@@ -124,7 +124,7 @@ export function useBranches() {
 
   /** Asks for a new answer to the question `answer` answers; the old answer stays as another version. */
   const regenerate = useCallback(
-    async (answer: ChatMessageView): Promise<void> => {
+    async (answer: ChatMessageView, model?: string): Promise<void> => {
       const { sessionId, messages, turn: running, switching: busy } = current();
       if (!sessionId || running || busy || !pathThroughQuestion(messages, answer.id)) return;
       const start: TurnStart = {
@@ -132,7 +132,7 @@ export function useBranches() {
         of: answer.id,
         answer: placeholder((messages.at(-1)?.seq ?? 0) + 1),
       };
-      await runVersion(sessionId, { regenerate: answer.id }, start);
+      await runVersion(sessionId, { regenerate: answer.id, ...(model ? { model } : {}) }, start);
     },
     [current, runVersion],
   );

@@ -8,6 +8,7 @@ import { createSession, unsafeDeleteSessionById } from "@/lib/db/sessions";
 import { AppError, errorStatus } from "@/lib/errors";
 import { readJson } from "@/lib/http";
 import { chatCompletionRequestSchema, parseMemoryMode, planTurn, requestedSession } from "./chat-request";
+import { v1ModelOf } from "./models";
 import { assertApiTurnAllowed, openAiError, openAiErrorType, v1ErrorResponse } from "./v1-route";
 
 // POST /v1/chat/completions: adapts OpenAI's wire format to the one turn pipeline (lib/chat/turn.ts openTurn) and
@@ -47,6 +48,7 @@ export async function chatCompletion({ req, userId }: { req: Request; userId: st
   const request = turnRequest(input);
   if (request.kind !== "ask") throw new AppError("bad_request", "The last message must be a question.");
   const named = requestedSession(req.headers.get(SESSION_HEADER), body);
+  const model = await v1ModelOf(body.model);
   await assertApiTurnAllowed(userId);
 
   // Without a named conversation, a new one — a normal ChatSession, so it shows in the web sidebar.
@@ -62,7 +64,7 @@ export async function chatCompletion({ req, userId }: { req: Request; userId: st
       userId,
       input,
       signal,
-      overrides: { systemPrompt: plan.systemPrompt, clientMemory: plan.clientMemory },
+      overrides: { systemPrompt: plan.systemPrompt, clientMemory: plan.clientMemory, ...model },
     });
   } catch (e) {
     // Nothing was recorded; a conversation made for this request alone is removed again.

@@ -22,7 +22,7 @@ const messageSchema = z.object({
 export type ChatRequestMessage = z.infer<typeof messageSchema>;
 
 export const chatCompletionRequestSchema = z.object({
-  /** Accepted for compatibility; the answer always comes from the configured model, named in the response. */
+  /** A model id from /v1/models: the answer comes from it (unknown or disabled: 404 model_not_found). */
   model: z.string().max(200).optional(),
   messages: z.array(messageSchema).min(1, "messages must contain at least one message"),
   stream: z.boolean().nullable().optional(),

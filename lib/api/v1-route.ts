@@ -53,7 +53,8 @@ export function v1ErrorResponse(e: unknown, headers: Record<string, string> = {}
     const h = typeof retryAfter === "number" ? { ...headers, "retry-after": String(retryAfter) } : headers;
     // OpenAI answers an invalid request with 400 (Recall's own API uses 422 for validation).
     const status = e.status === 422 ? 400 : e.status;
-    const code = e.code === "unauthorized" ? "invalid_api_key" : e.code;
+    const named = (e.details as { openAiCode?: unknown } | undefined)?.openAiCode;
+    const code = typeof named === "string" ? named : e.code === "unauthorized" ? "invalid_api_key" : e.code;
     return openAiError(status, code, e.message, h);
   }
   if (e instanceof ZodError) {

@@ -44,7 +44,7 @@ function completions(key: string, body: unknown, headers: Record<string, string>
 }
 
 const ask = (content: string, extra: Record<string, unknown> = {}) => ({
-  model: "anything",
+  model: env.model,
   messages: [{ role: "user", content }],
   ...extra,
 });

@@ -23,7 +23,7 @@ import { getNode } from "@/lib/db/tree";
 import { recordContext } from "@/lib/db/turn-contexts";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { getModel, type Model, type ToolSpec } from "@/lib/llm";
+import type { Model, ToolSpec } from "@/lib/llm";
 import type { UnavailableServer } from "@/lib/mcp";
 import {
   composeContext,
@@ -32,6 +32,8 @@ import {
   type RecallInput,
   retryRefusal,
 } from "@/lib/memory";
+import { visibleItems } from "@/lib/models/items";
+import { loadModelRegistry, type ModelSpec, pickTurnModel } from "@/lib/models/registry";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
@@ -83,6 +85,8 @@ export interface TurnPlan {
 export interface TurnOverrides {
   systemPrompt?: string;
   clientMemory?: MemoryItem[];
+  /** A model id the client named (422 when unknown or disabled). */
+  model?: string;
 }
 
 /**
@@ -101,7 +105,7 @@ export async function beginTurn({
   request: TurnRequest;
   overrides?: TurnOverrides;
 }): Promise<TurnPlan> {
-  const model = getModel();
+  const models = await loadModelRegistry();
   const leaseSeconds = env.TURN_LEASE_SECONDS;
   // Read before the transaction: the facts are the user's, not the session's, and mostly come from a cache.
   const longTerm = await loadLongTermMemory({ userId });
@@ -111,13 +115,17 @@ export async function beginTurn({
       { sessionId, userId, leaseId: randomUUID(), leaseSeconds, seqs: seqsOf(request) },
       { tx },
     );
-    const { question, answer, steps = [] } = await appendOrReopen(tx, { lease, request, model: model.model });
+    const { model, spec } = pickTurnModel(models, {
+      requested: overrides.model ?? (request.kind === "regenerate" ? request.model : undefined),
+      stored: lease.model,
+    });
+    const { question, answer, steps = [] } = await appendOrReopen(tx, { lease, request, model: spec.id });
     // The user's uploads become this message's attachments (422, rolled back, if one cannot be).
     const attached =
       "attachments" in request && request.attachments.length > 0
         ? await claimAttachments({ userId, messageId: question.id, ids: request.attachments }, { tx })
         : null;
-    const config = memoryConfig(storedMemorySettings(lease.memorySettings));
+    const config = memoryConfig(storedMemorySettings(lease.memorySettings), spec);
     const memory = await loadMemory(tx, {
       sessionId,
       leaf: question.parent,
@@ -139,11 +147,11 @@ export async function beginTurn({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
       longTerm,
       recall,
-      memory: overrides.clientMemory ?? memory.items,
-      question: questionItem,
+      memory: visibleItems(spec, overrides.clientMemory ?? memory.items),
+      question: visibleItems(spec, [questionItem])[0] as MemoryItem,
       config,
-      model: model.model,
-      tools: toolDefinitions(offered.tools),
+      model: spec.id,
+      tools: toolDefinitions(toolsFor(spec, offered.tools)),
     });
     // A retried answer's tool steps stay: the new attempt is sent them, as the interrupted one was.
     const context = steps.length > 0 ? withToolStep(begun, steps, config.tokenizer) : begun;
@@ -165,13 +173,15 @@ export async function beginTurn({
       memoryVersion: memory.version,
       context,
       steps,
-      tools: toolsKept(offered.tools, context),
+      tools: toolsKept(toolsFor(spec, offered.tools), context),
       unavailableTools: offered.unavailable,
       longTermMemory: longTerm.enabled,
       namesConversation: (request.kind === "ask" || request.kind === "edit") && question.seq === 1,
     };
   });
 }
+
+const toolsFor = <T>(spec: ModelSpec, tools: T[]): T[] => (spec.tools ? tools : []);
 
 /**
  * The turn's question and its empty answer: a new question after the active leaf or the given parent, a new

@@ -31,8 +31,14 @@ function memoryDefaults(): MemorySettings {
  * The memory in force for a conversation — its stored settings over the environment's defaults — and how deep a
  * rebuild reads. Shared by turns and by the admin's "next turn" view.
  */
-export function memoryConfig(stored: Partial<MemorySettings> | null = null) {
-  const tokenizer = tokenizerFor(env.model);
+export function memoryConfig(
+  stored: Partial<MemorySettings> | null = null,
+  model: { modelId: string; contextTokens: number } = {
+    modelId: env.model,
+    contextTokens: env.MODEL_CONTEXT_TOKENS,
+  },
+) {
+  const tokenizer = tokenizerFor(model.modelId);
   const resolved = resolveMemorySettings(stored, memoryDefaults(), tokenizer.countItem);
   const { enabled, policy, maxMessages } = resolved.settings;
   // Under summaries the snapshot holds messages up to the trigger, and past it while a summary is being made.
@@ -41,7 +47,7 @@ export function memoryConfig(stored: Partial<MemorySettings> | null = null) {
   return {
     ...resolved,
     tokenizer,
-    modelContextTokens: env.MODEL_CONTEXT_TOKENS,
+    modelContextTokens: model.contextTokens,
     tailRows: tailRowsFor({ enabled, maxMessages: window }),
   };
 }

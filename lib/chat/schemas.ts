@@ -28,7 +28,8 @@ export const turnInputSchema = z.union([
     }),
   z.object({ retryMessageId: z.string().min(1).max(64) }),
   // A new version of this answer, beside it.
-  z.object({ regenerate: z.string().min(1).max(64) }),
+  // `model`: the new version is written by this model instead of the conversation's.
+  z.object({ regenerate: z.string().min(1).max(64), model: z.string().min(1).max(100).optional() }),
 ]);
 export type TurnInput = z.infer<typeof turnInputSchema>;
 
@@ -49,7 +50,12 @@ export const updateSessionSchema = z
   .object({
     title: renameSessionSchema.shape.title.optional(),
     activeLeafId: z.string().min(1).max(64).optional(),
+    // A model id from GET /api/models; null: the deployment's default.
+    model: z.string().min(1).max(100).nullable().optional(),
   })
-  .refine((input) => input.title !== undefined || input.activeLeafId !== undefined, {
-    message: "Send a title or an activeLeafId.",
-  });
+  .refine(
+    (input) => input.title !== undefined || input.activeLeafId !== undefined || input.model !== undefined,
+    {
+      message: "Send a title, an activeLeafId or a model.",
+    },
+  );

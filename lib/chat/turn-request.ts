@@ -8,7 +8,7 @@ import type { TurnInput } from "./schemas";
 export type TurnRequest =
   | { kind: "ask"; content: string; attachments: string[] }
   | { kind: "edit"; content: string; attachments: string[]; parentId: string | null }
-  | { kind: "regenerate"; answerId: string }
+  | { kind: "regenerate"; answerId: string; model?: string | undefined }
   | { kind: "retry"; answerId: string };
 
 export function turnRequest(input: TurnInput): TurnRequest {
@@ -18,7 +18,7 @@ export function turnRequest(input: TurnInput): TurnRequest {
       ? { kind: "ask", content: input.content, attachments }
       : { kind: "edit", content: input.content, attachments, parentId: input.parentId };
   }
-  if ("regenerate" in input) return { kind: "regenerate", answerId: input.regenerate };
+  if ("regenerate" in input) return { kind: "regenerate", answerId: input.regenerate, model: input.model };
   return { kind: "retry", answerId: input.retryMessageId };
 }
 

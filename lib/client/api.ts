@@ -145,3 +145,51 @@ export const getSessionTools = (sessionId: string) => getJson<SessionToolsView>(
 /** Switches one server on or off in the conversation (from its next answer); returns the new view. */
 export const switchSessionTool = (sessionId: string, serverId: string, on: boolean) =>
   sendJson<SessionToolsView>(sessionToolsUrl(sessionId), "PATCH", { servers: { [serverId]: on } });
+
+/** A model a conversation may pick (GET /api/models). */
+export interface PickableModel {
+  id: string;
+  name: string;
+  provider: string;
+  contextTokens: number;
+  vision: boolean;
+  tools: boolean;
+}
+
+/** The enabled models; throws a RequestError. */
+export function listPickableModels(): Promise<PickableModel[]> {
+  return getJson<PickableModel[]>("/api/models");
+}
+
+/** The conversation's picked model id (null: the default); throws a RequestError. */
+export async function getSessionModel(sessionId: string): Promise<string | null> {
+  const body = await getJson<{ session: { model: string | null } }>(
+    `/api/sessions/${encodeURIComponent(sessionId)}?limit=1`,
+  );
+  return body.session.model;
+}
+
+/** Picks the conversation's model (422 for an unknown or disabled one); throws a RequestError. */
+export async function setSessionModel(sessionId: string, model: string | null): Promise<void> {
+  await sendJson(`/api/sessions/${encodeURIComponent(sessionId)}`, "PATCH", { model });
+}
+
+/** A model as the admin sees it (GET /api/admin/models): never the key, only whether one is stored. */
+export interface AdminModel extends PickableModel {
+  baseUrl: string | null;
+  modelId: string;
+  enabled: boolean;
+  hasApiKey: boolean;
+  readOnly: boolean;
+}
+
+/** Adds (no id) or changes a model; throws a RequestError. */
+export async function saveAdminModel(id: string | null, body: Record<string, unknown>): Promise<AdminModel> {
+  const url = id ? `/api/admin/models/${encodeURIComponent(id)}` : "/api/admin/models";
+  return (await sendJson<{ model: AdminModel }>(url, id ? "PATCH" : "POST", body)).model;
+}
+
+/** Deletes a model; throws a RequestError. */
+export async function deleteAdminModel(id: string): Promise<void> {
+  await request(`/api/admin/models/${encodeURIComponent(id)}`, { method: "DELETE" });
+}

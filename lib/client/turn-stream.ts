@@ -11,7 +11,7 @@ export type { TurnEvent };
  */
 export type TurnBody =
   | { content: string; parentId?: string | null; attachments?: string[] }
-  | { regenerate: string }
+  | { regenerate: string; model?: string }
   | { retryMessageId: string };
 
 /**

@@ -27,6 +27,8 @@ export interface Lease {
   memorySettings: unknown;
   /** Memory was cleared through this seq (0: never). */
   memoryStartSeq: number;
+  /** The conversation's picked model id (null: the default). */
+  model: string | null;
   /** The conversation's active leaf before this turn (null: no messages yet). */
   activeLeaf: { id: string; seq: number } | null;
 }
@@ -64,6 +66,7 @@ export async function takeLease(
         lastSeq: true,
         memorySettings: true,
         memoryStartSeq: true,
+        model: true,
         activeLeafId: true,
         activeLeafSeq: true,
       },
@@ -93,6 +96,7 @@ export async function takeLease(
     seqBefore,
     memorySettings: row.memorySettings,
     memoryStartSeq: row.memoryStartSeq,
+    model: row.model,
     activeLeaf: row.activeLeafId ? { id: row.activeLeafId, seq: row.activeLeafSeq } : null,
   };
 }

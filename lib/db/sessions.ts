@@ -23,6 +23,8 @@ const sessionSelect = {
   activeLeafId: true,
   /** The user renamed it: the automatic title leaves it alone. */
   titleByUser: true,
+  /** The model picked for it (null: the default). */
+  model: true,
 } as const;
 
 export const messageSelect = {

@@ -21,6 +21,7 @@ const en = {
   data: () => import("@/messages/en/data.json"),
   search: () => import("@/messages/en/search.json"),
   adminTools: () => import("@/messages/en/adminTools.json"),
+  models: () => import("@/messages/en/models.json"),
 };
 
 const zhCN = {
@@ -40,6 +41,7 @@ const zhCN = {
   data: () => import("@/messages/zh-CN/data.json"),
   search: () => import("@/messages/zh-CN/search.json"),
   adminTools: () => import("@/messages/zh-CN/adminTools.json"),
+  models: () => import("@/messages/zh-CN/models.json"),
 } satisfies { [N in Namespace]: () => Promise<{ default: unknown }> };
 
 export type Namespace = keyof typeof en;

@@ -15,6 +15,7 @@ import { env } from "@/lib/env";
 import { serverInput, serverPatch } from "@/lib/mcp/config";
 import { sessionToolsPatch } from "@/lib/mcp/session-tools";
 import { validateMemorySettings } from "@/lib/memory";
+import { modelInput, modelPatch } from "@/lib/models/config";
 import { findUnstorable } from "./text";
 
 // Every route handler driven in-process with random and hostile input, on the database of this run (SQLite or
@@ -252,6 +253,9 @@ async function targets(): Promise<Target[]> {
     adminUsers: await load("@/app/api/admin/users/route"),
     adminTools: await load("@/app/api/admin/tools/route"),
     adminTool: await load("@/app/api/admin/tools/[id]/route"),
+    adminModels: await load("@/app/api/admin/models/route"),
+    adminModel: await load("@/app/api/admin/models/[id]/route"),
+    apiModels: await load("@/app/api/models/route"),
     password: await load("@/app/api/me/password/route"),
     me: await load("@/app/api/me/route"),
     meUsage: await load("@/app/api/me/usage/route"),
@@ -390,6 +394,56 @@ async function targets(): Promise<Target[]> {
       params: ["id"],
       handler: h(r.adminMemories, "DELETE"),
       path: (p) => `/api/admin/users/${p.id}/memories`,
+    }),
+    t({
+      name: "GET models",
+      method: "GET",
+      who: "user",
+      handler: h(r.apiModels, "GET"),
+      path: () => "/api/models",
+    }),
+    t({
+      name: "GET admin models",
+      method: "GET",
+      who: "admin",
+      handler: h(r.adminModels, "GET"),
+      path: () => "/api/admin/models",
+    }),
+    t({
+      name: "DELETE admin model",
+      method: "DELETE",
+      who: "admin",
+      params: ["id"],
+      handler: h(r.adminModel, "DELETE"),
+      path: (p) => `/api/admin/models/${p.id}`,
+    }),
+    t({
+      name: "POST admin models",
+      method: "POST",
+      who: "admin",
+      handler: h(r.adminModels, "POST"),
+      path: () => "/api/admin/models",
+      body: bodyOf([
+        "name",
+        "provider",
+        "baseUrl",
+        "apiKey",
+        "modelId",
+        "contextTokens",
+        "vision",
+        "enabled",
+      ]),
+      accepts: (b) => !refusedBy(modelInput)(b),
+    }),
+    t({
+      name: "PATCH admin model",
+      method: "PATCH",
+      who: "admin",
+      params: ["id"],
+      handler: h(r.adminModel, "PATCH"),
+      path: (p) => `/api/admin/models/${p.id}`,
+      body: bodyOf(["name", "baseUrl", "apiKey", "contextTokens", "tools", "enabled"]),
+      accepts: (b) => !refusedBy(modelPatch)(b),
     }),
     t({
       name: "GET me usage",
@@ -691,7 +745,7 @@ async function targets(): Promise<Target[]> {
       params: ["own:session"],
       handler: h(r.messages, "POST"),
       path: (p) => `/api/sessions/${p["own:session"]}/messages`,
-      body: bodyOf(["content", "attachments", "parentId", "retryMessageId", "regenerate"]),
+      body: bodyOf(["content", "attachments", "parentId", "retryMessageId", "regenerate", "model"]),
       accepts: (b) => !refusedBy(turnInputSchema)(b),
     }),
     t({
@@ -701,7 +755,7 @@ async function targets(): Promise<Target[]> {
       params: ["own:session"],
       handler: h(r.session, "PATCH"),
       path: (p) => `/api/sessions/${p["own:session"]}`,
-      body: bodyOf(["title", "activeLeafId"]),
+      body: bodyOf(["title", "activeLeafId", "model"]),
       accepts: (b) => !refusedBy(updateSessionSchema)(b),
     }),
     t({

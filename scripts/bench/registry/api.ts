@@ -37,7 +37,7 @@ export const api = workload<ApiResult>({
       const t = await owner.turn(webSession, turnContent("API bench", i));
       const res = await keyClient.request("POST", "/v1/chat/completions", {
         headers: { authorization: `Bearer ${key.key}`, "x-recall-session": apiSession },
-        json: { model: "recall", messages: [{ role: "user", content: turnContent("API bench", i) }] },
+        json: { messages: [{ role: "user", content: turnContent("API bench", i) }] },
       });
       const body = JSON.parse(res.body) as { choices?: { finish_reason?: string }[] };
       if (res.status !== 200 || body.choices?.[0]?.finish_reason !== "stop") {

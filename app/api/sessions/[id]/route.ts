@@ -8,6 +8,7 @@ import {
 } from "@/lib/db/sessions";
 import { readJson, route } from "@/lib/http";
 import { intParam } from "@/lib/http-query";
+import { setConversationModel } from "@/lib/models/registry";
 
 type Params = { id: string };
 
@@ -27,9 +28,13 @@ export const GET = route<Params>("user", async ({ req, params, user }) => {
   return Response.json({ session, ...page });
 });
 
-/** `{ title }` renames (the automatic title then leaves it alone); `{ activeLeafId }` switches branch → as GET. */
+/**
+ * `{ title }` renames (the automatic title then leaves it alone); `{ activeLeafId }` switches branch; `{ model }`
+ * picks the conversation's model (422 for an unknown or disabled id) → as GET.
+ */
 export const PATCH = route<Params>("user", async ({ req, params, user }) => {
-  const { title, activeLeafId } = await readJson(req, updateSessionSchema);
+  const { title, activeLeafId, model } = await readJson(req, updateSessionSchema);
+  if (model !== undefined) await setConversationModel({ sessionId: params.id, userId: user.id, model });
   if (activeLeafId !== undefined) {
     await switchBranch({ sessionId: params.id, userId: user.id, messageId: activeLeafId });
   }
