@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { closeApps, createUserWithSession, loadApp } from "./test-helpers";
 
@@ -6,6 +7,7 @@ import { closeApps, createUserWithSession, loadApp } from "./test-helpers";
 // switched to the summary policy is summarized from its start, in bounded, resumable segments, one job at a time.
 
 afterEach(closeApps);
+vi.setConfig({ testTimeout: 90_000 });
 
 const H = 500;
 
@@ -23,21 +25,22 @@ async function app(vars: Record<string, string> = {}) {
 /** A 500-message conversation written as an export file and imported (the lib function POST /api/import calls). */
 async function imported(db: Db) {
   const { userId, sessionId } = await createUserWithSession(db, "original");
-  let parentId: string | null = null;
-  for (let seq = 1; seq <= H; seq++) {
-    const user = seq % 2 === 1;
-    const row: { id: string } = await db.chatMessage.create({
-      data: {
+  const ids = Array.from({ length: H }, () => randomUUID());
+  await db.chatMessage.createMany({
+    data: ids.map((id, i) => {
+      const seq = i + 1;
+      const user = seq % 2 === 1;
+      return {
+        id,
         sessionId,
         seq,
-        parentId,
-        role: user ? "user" : "assistant",
+        parentId: ids[i - 1] ?? null,
+        role: user ? ("user" as const) : ("assistant" as const),
         text: user ? `My locker number ${seq} is ${seq * 7}.` : `Noted, locker ${seq - 1}.`,
-      },
-      select: { id: true },
-    });
-    parentId = row.id;
-  }
+      };
+    }),
+  });
+  const parentId = ids.at(-1) as string;
   await db.chatSession.update({
     where: { id: sessionId },
     data: { lastSeq: H, activeLeafId: parentId, activeLeafSeq: H },
@@ -53,6 +56,9 @@ async function imported(db: Db) {
   const result = await importExportFile({ userId, bytes: new TextEncoder().encode(JSON.stringify(file)) });
   const copy = result.conversations[0]?.id ?? "";
   expect(await db.chatMessage.count({ where: { sessionId: copy } })).toBe(H);
+  // The import schedules a backlog run (idle under the window policy); let it finish before the test drives runs.
+  const { summaryBacklogsSettled } = await import("./summary-backlog");
+  await summaryBacklogsSettled();
   return { userId, sessionId: copy };
 }
 
