@@ -148,4 +148,46 @@ describe("the summary backlog", () => {
     expect(state.summary).toMatchObject({ fromSeq: 251, throughSeq: (state.inMemory.fromSeq as number) - 1 });
     expect(state.summary?.messages).toBe((state.inMemory.fromSeq as number) - 251);
   });
+
+  it("starts again when the active path no longer passes through the last message it covered", async () => {
+    const a = await app();
+    const { userId, sessionId } = await imported(a.db);
+    await useSummary(a.db, sessionId);
+    await a.backlog.runSummaryBacklog({ sessionId, maxSegments: 1 });
+    // A branch from message #50: a version of #51 and its own continuation to the end of the path.
+    const base = await a.db.chatMessage.findFirstOrThrow({
+      where: { sessionId, seq: 50 },
+      select: { id: true },
+    });
+    const ids = Array.from({ length: 60 }, () => randomUUID());
+    await a.db.chatMessage.createMany({
+      data: ids.map((id, i) => ({
+        id,
+        sessionId,
+        seq: H + 1 + i,
+        parentId: i === 0 ? base.id : (ids[i - 1] as string),
+        role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+        text: i % 2 === 0 ? `On this branch my bike number ${i} is ${i * 3}.` : "Noted.",
+      })),
+    });
+    await a.db.chatSession.update({
+      where: { id: sessionId },
+      data: { lastSeq: H + 60, activeLeafId: ids.at(-1) as string, activeLeafSeq: H + 60 },
+    });
+    expect((await a.backlog.runSummaryBacklog({ sessionId })).status).toBe("done");
+    const state = await a.memory.getMemoryState({ sessionId, userId });
+    // The new path is #1–#50 then #501–#560; its window reaches back into #1–#50, so the summary is made again
+    // for what is before it, with nothing of the first run's #51–#100 that left the path.
+    const windowStart = state.inMemory.fromSeq as number;
+    expect(windowStart).toBeLessThan(50);
+    expect(state.summary).toMatchObject({
+      fromSeq: 1,
+      throughSeq: windowStart - 1,
+      messages: windowStart - 1,
+    });
+    const snapshot = await a.db.memorySnapshot.findUniqueOrThrow({ where: { sessionId } });
+    const text = (snapshot.items as { summary?: boolean; text: string }[]).find((i) => i.summary)?.text ?? "";
+    expect(text).toContain("locker number 1 ");
+    expect(text).not.toMatch(/locker number ([5-9]\d|\d{3})\b/);
+  });
 });

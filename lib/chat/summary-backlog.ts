@@ -50,7 +50,7 @@ const FRESH: Omit<BacklogProgress, "startSeq"> = {
 const isSummary = (item: MemoryItem) => item.summary === true;
 
 /** Whether a turn's memory shows history older than the window that no summary reaches (cheap, no read). */
-export function backlogLags(items: readonly MemoryItem[], startSeq: number): boolean {
+function backlogLags(items: readonly MemoryItem[], startSeq: number): boolean {
   const summaries = items.filter((item) => isSummary(item) && item.summaryMeta);
   if (summaries.length > 0)
     return Math.min(...summaries.map((s) => s.summaryMeta?.fromSeq ?? 0)) > startSeq + 1;
