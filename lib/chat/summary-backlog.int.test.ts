@@ -84,9 +84,9 @@ describe("the summary backlog", () => {
     const snapshot = await a.db.memorySnapshot.findUniqueOrThrow({ where: { sessionId } });
     const summary = (snapshot.items as { summary?: boolean; text: string }[]).find((i) => i.summary);
     // The offline summarizer keeps the newest statements it was sent: the last segment's, not invented ones.
-    expect(summary?.text).toContain(
-      `locker number ${windowStart - 2 - ((windowStart - 2) % 2 === 0 ? 1 : 0)}`,
-    );
+    const lastUser = (windowStart - 1) % 2 === 1 ? windowStart - 1 : windowStart - 2;
+    expect(summary?.text).toContain(`locker number ${lastUser} is ${lastUser * 7}.`);
+    expect(summary?.text).not.toContain(`locker number ${windowStart} `);
     expect(await a.db.summaryBacklog.count({ where: { sessionId } })).toBe(0);
   });
 

@@ -119,6 +119,7 @@ export async function runSummaryBacklog({
   if (!taken) return { status: "busy", segments: 0, throughSeq: 0 };
   let state: BacklogProgress = taken;
   let segments = 0;
+  let known: Known | null = null;
   const model = getModel();
   const save = async (next: BacklogProgress) => {
     const ok = await saveBacklogProgress({
@@ -142,12 +143,13 @@ export async function runSummaryBacklog({
       const leaf = { id: session.activeLeafId, seq: session.activeLeafSeq };
       if (state.startSeq !== startSeq && !(await save({ startSeq, ...FRESH })))
         return { status: "busy", segments, throughSeq: state.throughSeq };
-      let nodes = await pathAfter(sessionId, leaf, Math.max(startSeq, state.throughSeq));
+      let nodes = await uncovered(sessionId, leaf, Math.max(startSeq, state.throughSeq), known);
       // The path no longer passes through the last message covered (an edit, a branch switch): start again.
       if (state.throughId !== null && (nodes[0]?.parentId ?? leaf.id) !== state.throughId) {
         if (!(await save({ startSeq, ...FRESH }))) return { status: "busy", segments, throughSeq: 0 };
         nodes = await pathAfter(sessionId, leaf, startSeq);
       }
+      known = { leaf, nodes };
       const memory = await loadMemory(db, { sessionId, leaf, startSeq, config });
       const seqs = memory.items.flatMap((item) =>
         isSummary(item) || item.seq === undefined ? [] : [item.seq],
@@ -214,6 +216,30 @@ async function pathAfter(sessionId: string, leaf: { id: string; seq: number }, a
     take: Math.max(0, leaf.seq - afterSeq),
   });
   return nodes.reverse();
+}
+
+interface Known {
+  leaf: { id: string; seq: number };
+  /** The path after the covered end up to `leaf`, oldest first. */
+  nodes: TreeNode[];
+}
+
+/**
+ * The path after `afterSeq`, reusing what the previous round walked: only the messages added below its leaf are
+ * read when the path still runs through it, so a run walks the conversation once, not once per segment.
+ */
+async function uncovered(
+  sessionId: string,
+  leaf: { id: string; seq: number },
+  afterSeq: number,
+  known: Known | null,
+): Promise<TreeNode[]> {
+  if (!known) return pathAfter(sessionId, leaf, afterSeq);
+  const rest = known.nodes.filter((node) => node.seq > afterSeq);
+  if (leaf.id === known.leaf.id) return rest;
+  const added = await pathAfter(sessionId, leaf, known.leaf.seq);
+  if ((added[0]?.parentId ?? null) !== known.leaf.id) return pathAfter(sessionId, leaf, afterSeq);
+  return [...rest, ...added];
 }
 
 /** Whether the snapshot's summaries already reach from the first pending message to the window. */
