@@ -17,7 +17,8 @@ async function app(vars: Record<string, string> = {}) {
     SUMMARY_BACKLOG_SEGMENT_MESSAGES: "100",
     ...vars,
   });
-  const backlog = await import("./summary-backlog");
+  const { runSummaryBacklog, summaryBacklogsSettled } = await import("./summary-backlog");
+  const backlog = { runSummaryBacklog, summaryBacklogsSettled };
   const memory = await import("./memory-settings");
   return { ...loaded, backlog, memory };
 }
