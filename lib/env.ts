@@ -53,6 +53,9 @@ const schema = z.object({
     .enum(["off", "conversation", "all"], { message: "must be off, conversation or all" })
     .default("conversation"),
   MEMORY_RECALL_MAX_TOKENS: intFrom(100, 32_000).default(2000),
+  // The summary backlog (lib/chat/summary-backlog.ts): the most messages and tokens one segment sends the model.
+  SUMMARY_BACKLOG_SEGMENT_MESSAGES: intFrom(2, 10_000).default(200),
+  SUMMARY_BACKLOG_SEGMENT_TOKENS: intFrom(500, 1_000_000).default(8000),
   // At least the answer's reserve (1 024 tokens) plus the smallest budget (100), with room to spare.
   MODEL_CONTEXT_TOKENS: intFrom(2000, 10_000_000).default(128_000),
   // Conversations idle (not updated) for longer are deleted, like a manual delete; unset keeps them forever.

@@ -17,6 +17,7 @@ import { scheduleEmbeddings } from "./embedding-job";
 import type { RunOutcome } from "./run-turn";
 import type { TurnEvent } from "./sse";
 import { errorText, leaseLost } from "./stream-answer";
+import { scheduleSummaryBacklog } from "./summary-backlog";
 import { scheduleSummary } from "./summary-job";
 
 /**
@@ -40,6 +41,11 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
   }
   if (committed === "lease_lost") return lostCommit(plan, outcome);
   scheduleSummary({ sessionId: plan.lease.sessionId, items, config: plan.config });
+  scheduleSummaryBacklog({
+    sessionId: plan.lease.sessionId,
+    lag: { items, startSeq: plan.lease.memoryStartSeq },
+    config: plan.config,
+  });
   scheduleEmbeddings();
   // The conversation's first answer names it (off the hot path; a user's rename always wins).
   if (outcome.status === "complete" && plan.namesConversation) {

@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { type MemoryItem, validateMemorySettings } from "@/lib/memory";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
+import { scheduleSummaryBacklog } from "./summary-backlog";
 
 /**
  * What a conversation's memory is and what the next turn will use (GET /api/sessions/:id/memory): its settings
@@ -94,6 +95,7 @@ export async function updateMemorySettings({
   const session = await getSessionMemoryForUser({ sessionId, userId });
   const settings = { ...storedMemorySettings(session.memorySettings), ...checked.value };
   await updateSessionMemorySettings({ sessionId, userId, settings });
+  if (settings.policy === "summary") scheduleSummaryBacklog({ sessionId });
   return getMemoryState({ sessionId, userId });
 }
 

@@ -1,3 +1,4 @@
+import { scheduleSummaryBacklog } from "@/lib/chat/summary-backlog";
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { ZodError } from "zod";
@@ -443,5 +444,7 @@ export async function importExportFile({
   }
   // Recall's embeddings of the imported messages, off the request (a no-op without EMBEDDINGS_MODEL).
   scheduleEmbeddings();
+  // Conversations imported under the summary policy are summarized from their start, off the request.
+  for (const c of result.conversations) scheduleSummaryBacklog({ sessionId: c.id });
   return result;
 }
