@@ -145,3 +145,24 @@ export const getSessionTools = (sessionId: string) => getJson<SessionToolsView>(
 /** Switches one server on or off in the conversation (from its next answer); returns the new view. */
 export const switchSessionTool = (sessionId: string, serverId: string, on: boolean) =>
   sendJson<SessionToolsView>(sessionToolsUrl(sessionId), "PATCH", { servers: { [serverId]: on } });
+
+/** One version of a long-term fact (GET /api/memories/:id), oldest first. */
+export interface FactVersionView {
+  text: string;
+  changedAt: string;
+  change: "created" | "edited" | "replaced" | "accepted" | "moved";
+  by: "user" | "model";
+  sourceMessageId: string | null;
+}
+
+const memoryUrl = (id: string) => `/api/memories/${encodeURIComponent(id)}`;
+
+/** A fact with its history and expiry. */
+export const getMemoryHistory = (id: string) =>
+  getJson<{
+    memory: { id: string; expiresAt: string | null; sourceSessionId: string; history: FactVersionView[] };
+  }>(memoryUrl(id));
+
+/** Sets (ISO date and time) or clears (null) when a fact expires. */
+export const setMemoryExpiry = (id: string, expiresAt: string | null) =>
+  sendJson<{ memory: { expiresAt: string | null } }>(memoryUrl(id), "PATCH", { expiresAt });

@@ -180,6 +180,27 @@ describe("fact history", () => {
   });
 });
 
+describe("a deleted conversation leaves nothing in another fact's history", () => {
+  it("the replaced version learned in it goes with it; the older fact keeps its own", async () => {
+    const s = await setup(1);
+    signedIn(s.userId);
+    const first = await remember(s, 0, { fact: "My favourite city is Oslo", subject: "favourite city" });
+    const other = await db.chatSession.create({ data: { userId: s.userId, title: "Later", lastSeq: 1 } });
+    const m = await db.chatMessage.create({ data: { sessionId: other.id, seq: 1, role: "user", text: "x" } });
+    await remember({ ...s, sessionId: other.id, messageIds: [m.id] }, 0, {
+      fact: "My favourite city is Bergen",
+      subject: "favourite city",
+    });
+    const oldId = first.remembered?.id as string;
+    expect((await getFact(oldId)).body.memory.history).toHaveLength(2);
+    await db.chatSession.delete({ where: { id: other.id } });
+    const after = await getFact(oldId);
+    expect(after.body.memory).toMatchObject({ supersededById: null, text: "My favourite city is Oslo" });
+    expect(JSON.stringify(after.body)).not.toContain("Bergen");
+    expect(after.body.memory.history).toEqual([expect.objectContaining({ change: "created" })]);
+  });
+});
+
 describe("expiry", () => {
   it("the remember tool stores expiresAt from days; an expired fact is not injected, and retention deletes it", async () => {
     const s = await setup(2);

@@ -10,11 +10,15 @@ CREATE TABLE "MemoryFactVersion" (
     "by" TEXT NOT NULL,
     "sourceMessageId" TEXT,
     "changedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    CONSTRAINT "MemoryFactVersion_factId_fkey" FOREIGN KEY ("factId") REFERENCES "MemoryFact" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+    CONSTRAINT "MemoryFactVersion_factId_fkey" FOREIGN KEY ("factId") REFERENCES "MemoryFact" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "MemoryFactVersion_sourceMessageId_fkey" FOREIGN KEY ("sourceMessageId") REFERENCES "ChatMessage" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateIndex
 CREATE INDEX "MemoryFactVersion_factId_changedAt_idx" ON "MemoryFactVersion"("factId", "changedAt");
+
+-- CreateIndex
+CREATE INDEX "MemoryFactVersion_sourceMessageId_idx" ON "MemoryFactVersion"("sourceMessageId");
 
 -- Facts stored before history existed start with one "created" version (their current text, learned from their source).
 INSERT INTO "MemoryFactVersion" ("id", "factId", "text", "change", "by", "sourceMessageId", "changedAt")
