@@ -78,15 +78,6 @@ export async function getFactWithHistoryForUser(
   };
 }
 
-/** Sets (a date) or clears (null) when one of the user's facts expires. */
-export async function setFactExpiryForUser(
-  { userId, factId, expiresAt }: { userId: string; factId: string; expiresAt: Date | null },
-  { tx = db }: TxOption = {},
-) {
-  const { count } = await tx.memoryFact.updateMany({ where: { id: factId, userId }, data: { expiresAt } });
-  if (count === 0) throw factNotFound();
-}
-
 /**
  * The retention job's part: deletes every fact expired at `now` (its history with it), at most `limit`, with one
  * audit entry per user and the count (never the text).

@@ -219,7 +219,10 @@ describe("long-term memory and tools", () => {
 
   it("sets days on remember when the wording bounds the fact, in English and Chinese", () => {
     expect(
-      demoAnswer({ messages: [PROMPT, user("Remember that for the next two weeks I'm in Tokyo")], tools: ALL }),
+      demoAnswer({
+        messages: [PROMPT, user("Remember that for the next two weeks I'm in Tokyo")],
+        tools: ALL,
+      }),
     ).toEqual({
       calls: [{ name: "remember", arguments: { fact: "For the next two weeks I'm in Tokyo", days: 14 } }],
     });
