@@ -1,5 +1,6 @@
 "use client";
 
+import { FactHistory } from "./fact-history";
 import { MemoryEditForm } from "./memory-edit-form";
 import { MemoryFact } from "./memory-fact";
 import type { MemoryView } from "./types";
@@ -30,7 +31,10 @@ export function MemoryItem({
       {edit.editing ? (
         <MemoryEditForm edit={edit} />
       ) : (
-        <MemoryFact memory={memory} editButton={edit.editButton} onEdit={edit.start} onDelete={onDelete} />
+        <>
+          <MemoryFact memory={memory} editButton={edit.editButton} onEdit={edit.start} onDelete={onDelete} />
+          <FactHistory memoryId={memory.id} onSaved={onSaved} />
+        </>
       )}
     </li>
   );

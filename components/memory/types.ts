@@ -8,6 +8,8 @@ export interface MemoryView {
   sourceSessionTitle: string;
   createdAt: string;
   updatedAt: string;
+  /** When the fact stops being used (null: never). */
+  expiresAt: string | null;
   /** Present with `?include=superseded`: the fact that replaced this one (null: still used). */
   supersededById?: string | null;
 }

@@ -4,6 +4,7 @@ import { type FactRow, forgetFacts, listActiveFacts, rememberFact } from "@/lib/
 import { withTransaction } from "@/lib/db/transaction";
 import type { ToolSpec } from "@/lib/llm";
 import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall, terms } from "@/lib/memory";
+import { expiryOf } from "@/lib/memory/fact-history";
 import { errorText } from "./stream-answer";
 
 // The built-in tools a turn offers the model. Arguments are validated with zod; whatever goes wrong —
@@ -26,9 +27,22 @@ interface Tool<A> {
   run(args: A, ctx: ToolContext): Promise<Record<string, unknown>>;
 }
 
-const factView = (f: FactRow) => ({ id: f.id, text: f.text });
+const factView = (f: FactRow) => ({
+  id: f.id,
+  text: f.text,
+  ...(f.expiresAt ? { expiresAt: f.expiresAt.toISOString() } : {}),
+});
 
-const remember: Tool<{ fact: string; subject?: string | undefined }> = {
+const MAX_FACT_DAYS = 3650;
+
+interface RememberArgs {
+  fact: string;
+  subject?: string | undefined;
+  expiresAt?: string | undefined;
+  days?: number | undefined;
+}
+
+const remember: Tool<RememberArgs> = {
   spec: {
     name: "remember",
     description:
@@ -42,6 +56,16 @@ const remember: Tool<{ fact: string; subject?: string | undefined }> = {
           description:
             'What the fact is about, a few words ("favourite colour"). A newer fact on the same subject replaces the older one.',
         },
+        expiresAt: {
+          type: "string",
+          description:
+            'When the fact stops being true, ISO 8601 ("2026-12-16T00:00:00Z"), if the user bounded it ("until Friday").',
+        },
+        days: {
+          type: "integer",
+          description:
+            'How many days the fact stays true, if the user bounded it ("for the next two weeks": 14).',
+        },
       },
       required: ["fact"],
       additionalProperties: false,
@@ -50,9 +74,16 @@ const remember: Tool<{ fact: string; subject?: string | undefined }> = {
   args: z.object({
     fact: z.string().trim().min(1, "fact must not be empty").max(500, "fact can have at most 500 characters"),
     subject: z.string().trim().max(80).optional(),
+    expiresAt: z.iso
+      .datetime({ offset: true, message: "expiresAt must be an ISO 8601 date and time" })
+      .optional(),
+    days: z.number().int().min(1).max(MAX_FACT_DAYS).optional(),
   }),
   memory: true,
-  run: async ({ fact, subject }, ctx) => {
+  run: async ({ fact, subject, expiresAt, days }, ctx) => {
+    const now = new Date();
+    const until = expiryOf({ expiresAt: expiresAt ? new Date(expiresAt) : undefined, days, now });
+    if (until && until <= now) return { error: "expiresAt is in the past: nothing was remembered." };
     const {
       fact: row,
       superseded,
@@ -65,6 +96,7 @@ const remember: Tool<{ fact: string; subject?: string | undefined }> = {
           subject: (subject ? normalizeSubject(subject) : null) ?? subjectOf(fact),
           sourceSessionId: ctx.sessionId,
           sourceMessageId: ctx.questionId,
+          expiresAt: until,
         },
         { tx },
       ),

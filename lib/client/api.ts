@@ -193,3 +193,23 @@ export async function saveAdminModel(id: string | null, body: Record<string, unk
 export async function deleteAdminModel(id: string): Promise<void> {
   await request(`/api/admin/models/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
+/** One version of a long-term fact (GET /api/memories/:id), oldest first. */
+export interface FactVersionView {
+  text: string;
+  changedAt: string;
+  change: "created" | "edited" | "replaced" | "accepted" | "moved";
+  by: "user" | "model";
+  sourceMessageId: string | null;
+}
+
+const memoryUrl = (id: string) => `/api/memories/${encodeURIComponent(id)}`;
+
+/** A fact with its history and expiry. */
+export const getMemoryHistory = (id: string) =>
+  getJson<{
+    memory: { id: string; expiresAt: string | null; sourceSessionId: string; history: FactVersionView[] };
+  }>(memoryUrl(id));
+
+/** Sets (ISO date and time) or clears (null) when a fact expires. */
+export const setMemoryExpiry = (id: string, expiresAt: string | null) =>
+  sendJson<{ memory: { expiresAt: string | null } }>(memoryUrl(id), "PATCH", { expiresAt });

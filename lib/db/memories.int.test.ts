@@ -143,6 +143,7 @@ describe(`long-term memory list (${kind})`, () => {
     const first = active.all[0];
     expect(Object.keys(first ?? {}).sort()).toEqual([
       "createdAt",
+      "expiresAt",
       "id",
       "sourceMessageId",
       "sourceSessionId",

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
 import { db, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
+import { notExpired, recordFactVersion } from "./fact-history";
 import { withTransaction } from "./transaction";
 
 // Long-term facts (MemoryFact; docs/decisions/014-long-term-memory.md). Every query names the user, so a fact never
@@ -17,6 +18,7 @@ export const factSelect = {
   supersededById: true,
   createdAt: true,
   updatedAt: true,
+  expiresAt: true,
 } as const;
 
 export interface FactRow {
@@ -28,6 +30,7 @@ export interface FactRow {
   supersededById: string | null;
   createdAt: Date;
   updatedAt: Date;
+  expiresAt: Date | null;
 }
 
 /** Replacements followed back from a forgotten fact (one indexed read each); no real chain is this long. */
@@ -49,10 +52,10 @@ export async function longTermMemoryState({ userId }: { userId: string }, { tx =
   return { enabled: row.on === true || Number(row.on) === 1, stamp: `${String(row.n)}:${at}` };
 }
 
-/** The user's active (not superseded) facts, most recently changed first. */
+/** The user's active (not superseded, not expired) facts, most recently changed first. */
 export async function listActiveFacts({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   return tx.memoryFact.findMany({
-    where: { userId, supersededById: null },
+    where: { userId, supersededById: null, ...notExpired(new Date()) },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     select: factSelect,
   });
@@ -60,7 +63,9 @@ export async function listActiveFacts({ userId }: { userId: string }, { tx = db 
 
 /**
  * Stores a fact learned from `sourceMessageId`. When it has a subject, the user's active facts on the same subject
- * are superseded by it (kept, marked replaced). The same text already active is not stored twice: it is returned.
+ * are superseded by it (kept, marked replaced). The same text already active is not stored twice: it is returned
+ * (with the new expiry when one is given). Each change is a version (lib/db/fact-history.ts); `tx` must be a
+ * transaction.
  */
 export async function rememberFact(
   {
@@ -69,24 +74,53 @@ export async function rememberFact(
     subject,
     sourceSessionId,
     sourceMessageId,
+    expiresAt = null,
+    by = "model",
   }: {
     userId: string;
     text: string;
     subject: string | null;
     sourceSessionId: string;
     sourceMessageId: string;
+    expiresAt?: Date | null;
+    by?: "user" | "model";
   },
   { tx = db }: TxOption = {},
 ): Promise<{ fact: FactRow; superseded: FactRow[]; duplicate: boolean }> {
+  const now = new Date();
   const same = await tx.memoryFact.findFirst({
-    where: { userId, supersededById: null, text },
+    where: { userId, supersededById: null, text, ...notExpired(now) },
     select: factSelect,
   });
-  if (same) return { fact: same, superseded: [], duplicate: true };
-  const now = new Date();
+  if (same) {
+    if (!expiresAt) return { fact: same, superseded: [], duplicate: true };
+    const [renewed] = await tx.memoryFact.updateManyAndReturn({
+      where: { id: same.id, userId },
+      data: { expiresAt, updatedAt: now },
+      select: factSelect,
+    });
+    return { fact: renewed ?? same, superseded: [], duplicate: true };
+  }
   const fact = await tx.memoryFact.create({
-    data: { userId, text, subject, sourceSessionId, sourceMessageId, createdAt: now, updatedAt: now },
+    data: {
+      userId,
+      text,
+      subject,
+      sourceSessionId,
+      sourceMessageId,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt,
+    },
     select: factSelect,
+  });
+  await recordFactVersion(tx, {
+    factId: fact.id,
+    text,
+    change: "created",
+    by,
+    sourceMessageId,
+    changedAt: now,
   });
   const superseded = subject
     ? await tx.memoryFact.updateManyAndReturn({
@@ -95,6 +129,16 @@ export async function rememberFact(
         select: factSelect,
       })
     : [];
+  for (const old of superseded) {
+    await recordFactVersion(tx, {
+      factId: old.id,
+      text,
+      change: "replaced",
+      by,
+      sourceMessageId,
+      changedAt: now,
+    });
+  }
   return { fact, superseded, duplicate: false };
 }
 
@@ -143,6 +187,8 @@ export interface ManagedFact {
   sourceSessionTitle: string;
   createdAt: Date;
   updatedAt: Date;
+  /** After this the fact is not used and the retention job deletes it; null: never. */
+  expiresAt: Date | null;
   /** Only when superseded facts were asked for: the fact that replaced this one (null: active). */
   supersededById?: string | null;
 }
@@ -180,27 +226,49 @@ export async function listFactsByUserId(
   return { facts, nextCursor };
 }
 
-/** Changes the text of one of the user's facts (its source stays); someone else's fact is a 404. */
-export async function updateFactTextForUser(
-  {
-    userId,
-    factId,
-    text,
-  }: {
-    userId: string;
-    factId: string;
-    text: string;
-  },
-  { tx = db }: TxOption = {},
-) {
-  const [row] = await tx.memoryFact.updateManyAndReturn({
-    where: { id: factId, userId },
-    data: { text, updatedAt: new Date() },
-    select: factSelect,
+/**
+ * Changes the text and/or the expiry of one of the user's facts (its source stays), a version for a new text;
+ * someone else's fact is a 404.
+ */
+export async function updateFactForUser({
+  userId,
+  factId,
+  text,
+  expiresAt,
+}: {
+  userId: string;
+  factId: string;
+  text?: string | undefined;
+  expiresAt?: Date | null | undefined;
+}) {
+  return withTransaction(async (tx) => {
+    const current = await tx.memoryFact.findFirst({ where: { id: factId, userId }, select: { text: true } });
+    if (!current) throw factNotFound();
+    const now = new Date();
+    const edited = text !== undefined && text !== current.text;
+    const [row] = await tx.memoryFact.updateManyAndReturn({
+      where: { id: factId, userId },
+      data: {
+        ...(text !== undefined ? { text } : {}),
+        ...(expiresAt !== undefined ? { expiresAt } : {}),
+        updatedAt: now,
+      },
+      select: factSelect,
+    });
+    if (!row) throw factNotFound();
+    if (edited) {
+      await recordFactVersion(tx, {
+        factId,
+        text: row.text,
+        change: "edited",
+        by: "user",
+        sourceMessageId: null,
+        changedAt: now,
+      });
+    }
+    const { subject: _subject, ...fact } = row;
+    return fact;
   });
-  if (!row) throw factNotFound();
-  const { subject: _subject, ...fact } = row;
-  return fact;
 }
 
 /**

@@ -243,6 +243,16 @@ export async function insertImportedFacts(
 ) {
   if (facts.length === 0) return;
   await tx.memoryFact.createMany({ data: facts.map((f) => ({ ...f, userId })) });
+  await tx.memoryFactVersion.createMany({
+    data: facts.map((f) => ({
+      factId: f.id,
+      text: f.text,
+      change: "created",
+      by: "user",
+      sourceMessageId: f.sourceMessageId,
+      changedAt: f.createdAt,
+    })),
+  });
 }
 
 /** Marks the user's facts `ids` as replaced by their fact `supersededById`. */

@@ -2,6 +2,7 @@ import "server-only";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
 import { databaseKind, db } from "./client";
+import { deleteExpiredFacts } from "./fact-history";
 import { type DeletedRows, noDeletedRows } from "./receipts";
 import { type DeletionReceipt, unsafeDeleteSessionById } from "./sessions";
 import { withTransaction } from "./transaction";
@@ -37,6 +38,8 @@ export interface RetentionRound {
   skippedGone: number;
   /** The round stopped at RETENTION_BATCH; more idle sessions may remain. */
   more: boolean;
+  /** Long-term facts past their expiresAt, deleted with their history. */
+  expiredFacts: number;
 }
 
 /**
@@ -61,10 +64,14 @@ export async function runRetentionRound({
     skippedLive: 0,
     skippedGone: 0,
     more: false,
+    expiredFacts: 0,
   };
   if (days === undefined) return round;
   const cutoff = new Date(now.getTime() - days * DAY_MS);
-  const ran = await oneInstanceAtATime(() => deleteIdleSessions({ round, cutoff, limit }));
+  const ran = await oneInstanceAtATime(async () => {
+    round.expiredFacts = (await deleteExpiredFacts({ now })).deleted;
+    await deleteIdleSessions({ round, cutoff, limit });
+  });
   return ran ? { ...round, status: "done", cutoff } : { ...round, status: "skipped", cutoff };
 }
 
@@ -155,7 +162,8 @@ export function describeRetentionRound(round: RetentionRound): string {
   return (
     `retention: deleted ${d.ChatSession} session(s) idle since before ${since} ` +
     `(ChatMessage ${d.ChatMessage}, MemorySnapshot ${d.MemorySnapshot}, TurnContext ${d.TurnContext}); ` +
-    `skipped ${round.skippedLive} with a turn in progress, ${round.skippedGone} gone or used meanwhile` +
+    `skipped ${round.skippedLive} with a turn in progress, ${round.skippedGone} gone or used meanwhile; ` +
+    `${round.expiredFacts} expired memories deleted` +
     (round.more ? "; stopped at the per-round limit, the next round continues" : "")
   );
 }

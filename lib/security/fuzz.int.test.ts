@@ -524,6 +524,14 @@ async function targets(): Promise<Target[]> {
       path: (p) => `/api/memories/${p.id}`,
     }),
     t({
+      name: "GET memory",
+      method: "GET",
+      who: "user",
+      params: ["id"],
+      handler: h(r.memory, "GET"),
+      path: (p) => `/api/memories/${p.id}`,
+    }),
+    t({
       name: "GET memories",
       method: "GET",
       who: "user",
@@ -716,7 +724,7 @@ async function targets(): Promise<Target[]> {
       params: ["own:fact"],
       handler: h(r.memory, "PATCH"),
       path: (p) => `/api/memories/${p["own:fact"]}`,
-      body: bodyOf(["text"]),
+      body: bodyOf(["text", "expiresAt"]),
       accepts: (b) => !refusedBy(updateFactSchema)(b),
     }),
     t({

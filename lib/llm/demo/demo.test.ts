@@ -217,6 +217,20 @@ describe("long-term memory and tools", () => {
     });
   });
 
+  it("sets days on remember when the wording bounds the fact, in English and Chinese", () => {
+    expect(
+      demoAnswer({
+        messages: [PROMPT, user("Remember that for the next two weeks I'm in Tokyo")],
+        tools: ALL,
+      }),
+    ).toEqual({
+      calls: [{ name: "remember", arguments: { fact: "For the next two weeks I'm in Tokyo", days: 14 } }],
+    });
+    expect(demoAnswer({ messages: [PROMPT, user("记住：接下来三天我在北京")], tools: ALL })).toEqual({
+      calls: [{ name: "remember", arguments: { fact: "接下来三天我在北京", days: 3 } }],
+    });
+  });
+
   it("calls forget, search and the clock, and says what the tools did", () => {
     const call = (q: string) => demoAnswer({ messages: [PROMPT, user(q)], tools: ALL });
     expect(call("Forget my favourite colour")).toEqual({

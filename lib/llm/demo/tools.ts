@@ -1,4 +1,5 @@
 import type { WireAnswer } from "../wire";
+import { durationDaysOf } from "./duration";
 import { extractFacts } from "./facts";
 import { currentIndex, type DemoMessage, isChinese, sectionContents } from "./text";
 
@@ -47,7 +48,9 @@ const RULES: [string, (q: string, messages: readonly DemoMessage[]) => Record<st
       const fact = said
         ? capitalize(said)
         : (first(q, /^(?:请)?(?:帮我)?记住[:：,，\s]*(.+?)[。！!]*$/su) ?? updatedFact(q, messages));
-      return fact ? { fact } : null;
+      if (!fact) return null;
+      const days = durationDaysOf(fact);
+      return days ? { fact, days } : { fact };
     },
   ],
 ];

@@ -1,13 +1,20 @@
 import { updateFactSchema } from "@/lib/api/memory-schemas";
-import { deleteFactForUser, updateFactTextForUser } from "@/lib/db/memories";
+import { getFactWithHistoryForUser } from "@/lib/db/fact-history";
+import { deleteFactForUser, updateFactForUser } from "@/lib/db/memories";
 import { readJson, route } from "@/lib/http";
 
 type Params = { id: string };
 
-/** `{ text }` → `{ memory }`; someone else's fact is a 404. */
+/** → `{ memory }` with `expiresAt` and `history: [{ text, changedAt, change, by, sourceMessageId }]`, oldest first. */
+export const GET = route<Params>("user", async ({ params, user }) => {
+  const memory = await getFactWithHistoryForUser({ userId: user.id, factId: params.id });
+  return Response.json({ memory });
+});
+
+/** `{ text?, expiresAt?: ISO | null }` → `{ memory }`; someone else's fact is a 404. */
 export const PATCH = route<Params>("user", async ({ req, params, user }) => {
-  const { text } = await readJson(req, updateFactSchema);
-  const memory = await updateFactTextForUser({ userId: user.id, factId: params.id, text });
+  const { text, expiresAt } = await readJson(req, updateFactSchema);
+  const memory = await updateFactForUser({ userId: user.id, factId: params.id, text, expiresAt });
   return Response.json({ memory });
 });
 

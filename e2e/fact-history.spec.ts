@@ -1,0 +1,66 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test, withScriptedModel } from "./fixtures";
+
+// Fact history and expiry on /memory (docs/decisions/030-fact-history.md): a fact learned in the chat, replaced by a
+// newer one and edited by the user shows each version; the user sets an expiry and clears it. axe finds nothing.
+
+withScriptedModel();
+
+const remember = (fact: string) => `/tool remember ${JSON.stringify({ fact })}`;
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+}
+
+test("edit a fact, see its history; set and clear its expiry", async ({ page, chat, user: _user }) => {
+  await chat.goto();
+  await chat.send(remember("My favourite colour is teal"));
+  await chat.send(remember("My favourite colour is amber"));
+
+  await page.goto("/memory");
+  const item = page.getByTestId("memory-item").filter({ hasText: "amber" });
+  await item.getByTestId("memory-edit").click();
+  const field = page.getByTestId("memory-edit-input");
+  await field.fill("My favourite colour is dark amber");
+  await field.press("Enter");
+  await expect(page.getByTestId("memory-edit-input")).toHaveCount(0);
+
+  const edited = page.getByTestId("memory-item").filter({ hasText: "dark amber" });
+  await edited.getByTestId("memory-history").locator("summary").click();
+  const versions = edited.getByTestId("memory-version");
+  await expect(versions).toHaveCount(2);
+  await expect(versions.nth(0)).toHaveAttribute("data-change", "created");
+  await expect(versions.nth(0)).toContainText("My favourite colour is amber");
+  await expect(versions.nth(0)).toContainText("by the assistant");
+  await expect(versions.nth(1)).toHaveAttribute("data-change", "edited");
+  await expect(versions.nth(1)).toContainText("by you");
+  await expect(versions.nth(1)).toContainText("My favourite colour is dark amber");
+  await expect(edited.getByTestId("memory-expiry")).toHaveText("Never expires");
+  await expectNoAxeViolations(page);
+
+  const day = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  await edited.getByTestId("memory-expiry-field").fill(day);
+  const saved = page.waitForResponse((r) => r.request().method() === "PATCH" && r.ok());
+  await edited.getByRole("button", { name: "Set expiry" }).click();
+  await saved;
+  await expect(edited.getByTestId("memory-expiry")).toContainText("Expires");
+  const id = (await edited.getAttribute("data-memory-id")) ?? "";
+  const stored = (await (await page.request.get(`/api/memories/${id}`)).json()) as {
+    memory: { expiresAt: string };
+  };
+  expect(Date.parse(stored.memory.expiresAt)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+
+  await edited.getByRole("button", { name: "Never expire" }).click();
+  await expect(edited.getByTestId("memory-expiry")).toHaveText("Never expires");
+  const cleared = (await (await page.request.get(`/api/memories/${id}`)).json()) as {
+    memory: { expiresAt: null };
+  };
+  expect(cleared.memory.expiresAt).toBeNull();
+  await expectNoAxeViolations(page);
+});
