@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { ModelInfo } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { MemoryControl } from "./memory-control";
+import { SystemPromptMenu } from "./system-prompt-menu";
 import { ToolsMenu } from "./tools-menu";
 
 export function ChatHeader({
@@ -35,6 +36,7 @@ export function ChatHeader({
         <span className="flex items-center gap-2">
           <MemoryControl key={sessionId} sessionId={sessionId} streaming={streaming} />
           <ToolsMenu key={`tools-${sessionId}`} sessionId={sessionId} />
+          <SystemPromptMenu key={`prompt-${sessionId}`} sessionId={sessionId} />
           <ExportMenu key={`export-${sessionId}`} sessionId={sessionId} />
         </span>
       )}

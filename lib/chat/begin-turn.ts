@@ -27,11 +27,13 @@ import { getModel, type Model, type ToolSpec } from "@/lib/llm";
 import type { UnavailableServer } from "@/lib/mcp";
 import {
   composeContext,
+  type Instruction,
   longTermSection,
   type MemoryItem,
   type RecallInput,
   retryRefusal,
 } from "@/lib/memory";
+import { loadInstructions } from "./instructions";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
@@ -137,6 +139,7 @@ export async function beginTurn({
       : await loadRecall({ userId, sessionId, config, question, memory: memory.items }, { tx });
     const begun = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
+      instructions: await loadInstructions({ sessionId, userId }, { tx }),
       longTerm,
       recall,
       memory: overrides.clientMemory ?? memory.items,
@@ -245,6 +248,7 @@ async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
  */
 function contextFor({
   systemPrompt,
+  instructions,
   longTerm,
   recall,
   memory,
@@ -254,6 +258,7 @@ function contextFor({
   tools,
 }: {
   systemPrompt: string;
+  instructions: Instruction[];
   longTerm: LongTermMemory;
   recall: RecallInput | null;
   memory: MemoryItem[];
@@ -265,6 +270,7 @@ function contextFor({
   try {
     const composed = composeContext({
       systemPrompt,
+      instructions,
       longTerm: longTermSection({
         facts: longTerm.facts,
         question: question.text,

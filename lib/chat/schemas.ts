@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { systemPromptSchema } from "@/lib/api/instruction-schemas";
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGES_PER_MESSAGE } from "@/lib/attachments/limits";
 import { env } from "@/lib/env";
 
@@ -44,12 +45,15 @@ const renameSessionSchema = z.object({
     .max(200, "A title can have at most 200 characters."),
 });
 
-/** PATCH /api/sessions/:id: a rename, a branch switch, or both. */
+/** PATCH /api/sessions/:id: a rename, a branch switch, the conversation's system prompt, or several. */
 export const updateSessionSchema = z
   .object({
     title: renameSessionSchema.shape.title.optional(),
     activeLeafId: z.string().min(1).max(64).optional(),
+    systemPrompt: systemPromptSchema.optional(),
   })
-  .refine((input) => input.title !== undefined || input.activeLeafId !== undefined, {
-    message: "Send a title or an activeLeafId.",
-  });
+  .refine(
+    (input) =>
+      input.title !== undefined || input.activeLeafId !== undefined || input.systemPrompt !== undefined,
+    { message: "Send a title, an activeLeafId or a systemPrompt." },
+  );

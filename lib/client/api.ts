@@ -145,3 +145,29 @@ export const getSessionTools = (sessionId: string) => getJson<SessionToolsView>(
 /** Switches one server on or off in the conversation (from its next answer); returns the new view. */
 export const switchSessionTool = (sessionId: string, serverId: string, on: boolean) =>
   sendJson<SessionToolsView>(sessionToolsUrl(sessionId), "PATCH", { servers: { [serverId]: on } });
+
+/** The user's instructions (Settings → Instructions); "" when unset. */
+export interface InstructionsView {
+  aboutMe: string;
+  howToAnswer: string;
+}
+
+export const getInstructions = () => getJson<InstructionsView>("/api/me/instructions");
+
+export const saveInstructions = (instructions: InstructionsView) =>
+  sendJson<InstructionsView>("/api/me/instructions", "PATCH", instructions);
+
+const sessionUrl = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
+
+/** The conversation's own system prompt (null: none). */
+export const getSystemPrompt = async (sessionId: string) =>
+  (await getJson<{ session: { systemPrompt: string | null } }>(`${sessionUrl(sessionId)}?limit=1`)).session
+    .systemPrompt;
+
+/** Sets (or with null or "" clears) the conversation's system prompt; sent from its next answer on. */
+export const saveSystemPrompt = async (sessionId: string, systemPrompt: string | null) =>
+  (
+    await sendJson<{ session: { systemPrompt: string | null } }>(sessionUrl(sessionId), "PATCH", {
+      systemPrompt,
+    })
+  ).session.systemPrompt;
