@@ -152,8 +152,6 @@ export interface InstructionsView {
   howToAnswer: string;
 }
 
-export const getInstructions = () => getJson<InstructionsView>("/api/me/instructions");
-
 export const saveInstructions = (instructions: InstructionsView) =>
   sendJson<InstructionsView>("/api/me/instructions", "PATCH", instructions);
 

@@ -36,7 +36,7 @@ export async function updateUserInstructions(
   return user;
 }
 
-export async function getSessionSystemPromptForUser(
+async function getSessionSystemPromptForUser(
   { sessionId, userId }: { sessionId: string; userId: string },
   { tx = db }: TxOption = {},
 ): Promise<string | null> {
