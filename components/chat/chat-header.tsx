@@ -33,7 +33,7 @@ export function ChatHeader({
         )}
       </span>
       {sessionId && (
-        <span className="flex items-center gap-2">
+        <span className="flex flex-wrap items-center justify-end gap-2">
           <MemoryControl key={sessionId} sessionId={sessionId} streaming={streaming} />
           <ToolsMenu key={`tools-${sessionId}`} sessionId={sessionId} />
           <SystemPromptMenu key={`prompt-${sessionId}`} sessionId={sessionId} />

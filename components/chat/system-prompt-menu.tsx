@@ -66,10 +66,18 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
         aria-haspopup="true"
         aria-expanded={open}
         aria-controls={open ? `${id}-prompt` : undefined}
-        className="rounded-md border border-zinc-200 px-2 py-1 whitespace-nowrap text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
+        aria-label={t("menu")}
+        title={t("menu")}
+        className="rounded-md border border-zinc-200 px-2 py-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
         data-testid="system-prompt-menu"
       >
-        {t("menu")}
+        {/* On a phone the header has no room for the words: a sign, named by aria-label. */}
+        <span aria-hidden="true" className="sm:hidden">
+          ✎
+        </span>
+        <span aria-hidden="true" className="hidden sm:inline">
+          {t("menu")}
+        </span>
       </button>
       {open && (
         <section
