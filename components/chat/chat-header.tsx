@@ -5,6 +5,7 @@ import type { ModelInfo } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { MemoryControl } from "./memory-control";
 import { ModelPicker } from "./model-picker";
+import { SystemPromptMenu } from "./system-prompt-menu";
 import { ToolsMenu } from "./tools-menu";
 
 export function ChatHeader({
@@ -33,10 +34,11 @@ export function ChatHeader({
         )}
       </span>
       {sessionId && (
-        <span className="flex items-center gap-2">
+        <span className="flex flex-wrap items-center justify-end gap-2">
           <ModelPicker key={`model-${sessionId}`} sessionId={sessionId} defaultModel={modelInfo.model} />
           <MemoryControl key={sessionId} sessionId={sessionId} streaming={streaming} />
           <ToolsMenu key={`tools-${sessionId}`} sessionId={sessionId} />
+          <SystemPromptMenu key={`prompt-${sessionId}`} sessionId={sessionId} />
           <ExportMenu key={`export-${sessionId}`} sessionId={sessionId} />
         </span>
       )}

@@ -8,7 +8,18 @@ import { describeSummary } from "./memory-words";
 /** One entry of a turn's recorded context, as the context API returns it. */
 export interface ContextEntryView {
   /** `recall`: the recalled-messages section itself; `recalled`: one message sent in it. */
-  source: "system" | "summary" | "fact" | "recall" | "recalled" | "history" | "current" | "tool";
+  source:
+    | "system"
+    | "instructions"
+    | "summary"
+    | "fact"
+    | "recall"
+    | "recalled"
+    | "history"
+    | "current"
+    | "tool";
+  /** On an `instructions` entry: the user's own (settings) or this conversation's system prompt. */
+  scope?: "user" | "conversation";
   role: string;
   seq?: number;
   chars?: number;
@@ -52,16 +63,19 @@ export function ContextEntryRow({
   const t = useT("chat");
   const tm = useT("chatMemory");
   const tt = useT("tools");
+  const ti = useT("instructions");
   return (
     <li
       className="flex gap-2 rounded bg-white p-2"
       data-testid="context-entry"
       data-source={entry.source}
       data-seq={entry.seq ?? ""}
+      data-scope={entry.scope}
     >
       <span className="w-36 shrink-0 text-xs text-zinc-500">
         {entry.source === "tool" ? tt("contextSource") : t(`context.source.${entry.source}`)}
         {entry.seq !== undefined ? ` #${entry.seq}` : ""} · {entry.role}
+        {entry.scope && ` · ${ti(`scope.${entry.scope}`)}`}
       </span>
       <span className="min-w-0 flex-1">
         {entry.summary && (

@@ -27,6 +27,7 @@ import type { Model, ToolSpec } from "@/lib/llm";
 import type { UnavailableServer } from "@/lib/mcp";
 import {
   composeContext,
+  type Instruction,
   longTermSection,
   type MemoryItem,
   type RecallInput,
@@ -34,6 +35,7 @@ import {
 } from "@/lib/memory";
 import { visibleItems } from "@/lib/models/items";
 import { loadModelRegistry, type ModelSpec, pickTurnModel } from "@/lib/models/registry";
+import { loadInstructions } from "./instructions";
 import { messageToItem } from "./items";
 import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
@@ -145,6 +147,7 @@ export async function beginTurn({
       : await loadRecall({ userId, sessionId, config, question, memory: memory.items }, { tx });
     const begun = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
+      instructions: await loadInstructions({ sessionId, userId }, { tx }),
       longTerm,
       recall,
       memory: visibleItems(spec, overrides.clientMemory ?? memory.items),
@@ -255,6 +258,7 @@ async function nodeRef(tx: Tx, sessionId: string, id: string | null) {
  */
 function contextFor({
   systemPrompt,
+  instructions,
   longTerm,
   recall,
   memory,
@@ -264,6 +268,7 @@ function contextFor({
   tools,
 }: {
   systemPrompt: string;
+  instructions: Instruction[];
   longTerm: LongTermMemory;
   recall: RecallInput | null;
   memory: MemoryItem[];
@@ -275,6 +280,7 @@ function contextFor({
   try {
     const composed = composeContext({
       systemPrompt,
+      instructions,
       longTerm: longTermSection({
         facts: longTerm.facts,
         question: question.text,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { systemPromptSchema } from "@/lib/api/instruction-schemas";
 import { MAX_ATTACHMENTS_PER_MESSAGE, MAX_IMAGES_PER_MESSAGE } from "@/lib/attachments/limits";
 import { env } from "@/lib/env";
 
@@ -45,17 +46,20 @@ const renameSessionSchema = z.object({
     .max(200, "A title can have at most 200 characters."),
 });
 
-/** PATCH /api/sessions/:id: a rename, a branch switch, or both. */
+/** PATCH /api/sessions/:id: a rename, a branch switch, the conversation's system prompt, or several. */
 export const updateSessionSchema = z
   .object({
     title: renameSessionSchema.shape.title.optional(),
     activeLeafId: z.string().min(1).max(64).optional(),
     // A model id from GET /api/models; null: the deployment's default.
     model: z.string().min(1).max(100).nullable().optional(),
+    systemPrompt: systemPromptSchema.optional(),
   })
   .refine(
-    (input) => input.title !== undefined || input.activeLeafId !== undefined || input.model !== undefined,
-    {
-      message: "Send a title, an activeLeafId or a model.",
-    },
+    (input) =>
+      input.title !== undefined ||
+      input.activeLeafId !== undefined ||
+      input.model !== undefined ||
+      input.systemPrompt !== undefined,
+    { message: "Send a title, an activeLeafId, a model or a systemPrompt." },
   );

@@ -213,3 +213,26 @@ export const getMemoryHistory = (id: string) =>
 /** Sets (ISO date and time) or clears (null) when a fact expires. */
 export const setMemoryExpiry = (id: string, expiresAt: string | null) =>
   sendJson<{ memory: { expiresAt: string | null } }>(memoryUrl(id), "PATCH", { expiresAt });
+/** The user's instructions (Settings → Instructions); "" when unset. */
+export interface InstructionsView {
+  aboutMe: string;
+  howToAnswer: string;
+}
+
+export const saveInstructions = (instructions: InstructionsView) =>
+  sendJson<InstructionsView>("/api/me/instructions", "PATCH", instructions);
+
+const sessionUrl = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
+
+/** The conversation's own system prompt (null: none). */
+export const getSystemPrompt = async (sessionId: string) =>
+  (await getJson<{ session: { systemPrompt: string | null } }>(`${sessionUrl(sessionId)}?limit=1`)).session
+    .systemPrompt;
+
+/** Sets (or with null or "" clears) the conversation's system prompt; sent from its next answer on. */
+export const saveSystemPrompt = async (sessionId: string, systemPrompt: string | null) =>
+  (
+    await sendJson<{ session: { systemPrompt: string | null } }>(sessionUrl(sessionId), "PATCH", {
+      systemPrompt,
+    })
+  ).session.systemPrompt;

@@ -2,6 +2,7 @@ import {
   type ComposedContext,
   type ContextBudget,
   cloneItem,
+  type InstructionScope,
   type MemoryItem,
   type MemoryRole,
   type SummaryMeta,
@@ -16,6 +17,7 @@ import { type EncodingName, renderedText, type Tokenizer, tokenizerFor } from ".
  */
 export type ContextSource =
   | "system"
+  | "instructions"
   | "summary"
   | "fact"
   | "recall"
@@ -41,6 +43,8 @@ export interface ItemEntry {
   images?: string[];
   /** On the long-term memory section: each fact sent, with the conversation and message it was learned from. */
   facts?: { id: string; sourceSessionId: string; sourceMessageId: string }[];
+  /** On an `instructions` entry: the user's (from their settings) or this conversation's system prompt. */
+  scope?: InstructionScope;
 }
 
 /**
@@ -163,6 +167,7 @@ export function buildContext({
         sourceMessageId: f.sourceMessageId,
       }));
     }
+    if (placed.source === "instructions") entry.scope = placed.scope;
     if (placed.source !== "recall") {
       entries.push(entry);
       continue;

@@ -26,6 +26,7 @@ const exportSessionSelect = {
   memoryStartSeq: true,
   activeLeafId: true,
   leaseUntil: true,
+  systemPrompt: true,
 } as const;
 
 /** A conversation of `userId` as an export reads it; null when it is missing or someone else's. */
@@ -125,6 +126,7 @@ export interface ImportedSessionRow {
   activeLeafId: string | null;
   /** The active leaf's seq (0: none), as turns read it. */
   activeLeafSeq: number;
+  systemPrompt: string | null;
 }
 
 export interface ImportedMessageRow {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_FACT_CHARS } from "@/lib/api/memory-schemas";
 import { MAX_NAME_CHARS } from "@/lib/attachments/limits";
 import { ATTACHMENT_REF_PREFIX } from "@/lib/memory/attachments";
+import { MAX_INSTRUCTION_CHARS } from "@/lib/memory/instructions";
 
 // The export file (docs/decisions/018-export-import.md): `recall-export`, version 1. Pure — no database, no
 // Next.js — so the format is unit-tested on its own. Ids inside a file are local ("c1", "m7", "a2", "f3"): the
@@ -18,6 +19,12 @@ const count = z.number().int().min(0).nullable();
 
 /** A text inside a file: bounded so that one field cannot hold the whole import. */
 const MAX_TEXT_CHARS = 2_000_000;
+/** An instruction text: the limit an edit has (docs/decisions/028-instructions.md). */
+const instructionText = z
+  .string()
+  .trim()
+  .max(MAX_INSTRUCTION_CHARS, `An instruction can have at most ${MAX_INSTRUCTION_CHARS} characters.`);
+
 /** A fact's subject as lib/memory makes it (normalizeSubject keeps 80 characters). */
 const MAX_SUBJECT_CHARS = 80;
 
@@ -100,6 +107,8 @@ export const conversationSchema = z.object({
   /** "tree": every branch; "path": the active branch only. */
   branches: z.enum(["tree", "path"]),
   activeLeafLocalId: localId.nullable(),
+  /** The conversation's own system prompt (null or absent: none). */
+  systemPrompt: instructionText.nullable().optional(),
   messages: z.array(messageSchema),
   attachments: z.array(attachmentSchema),
 });
@@ -138,6 +147,8 @@ export const exportSchema = z.object({
       facts: z.array(factSchema).max(100_000),
     })
     .optional(),
+  /** The account's instructions (account exports only); an import fills only those the account has not set. */
+  instructions: z.object({ aboutMe: instructionText, howToAnswer: instructionText }).optional(),
 });
 export type ExportFile = z.infer<typeof exportSchema>;
 

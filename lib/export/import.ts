@@ -10,6 +10,7 @@ import { ACCEPTED, cleanName } from "@/lib/attachments/upload";
 import { scheduleEmbeddings } from "@/lib/chat/embedding-job";
 import { getAttachmentsForUser } from "@/lib/db/attachments";
 import type { Tx } from "@/lib/db/client";
+import { fillEmptyInstructions } from "@/lib/db/instructions";
 import {
   countImportsSinceForUser,
   deleteImportedSessionsForUser,
@@ -298,6 +299,7 @@ async function writeConversation(
         memorySettings: settings?.ok ? settings.value : undefined,
         activeLeafId: c.activeLeafLocalId === null ? null : (messageIds.get(c.activeLeafLocalId) ?? null),
         activeLeafSeq: c.messages.find((m) => m.localId === c.activeLeafLocalId)?.seq ?? 0,
+        systemPrompt: c.systemPrompt || null,
       },
       messages: c.messages.map((m) => ({
         id: messageIds.get(m.localId) as string,
@@ -424,6 +426,7 @@ export async function importExportFile({
       missing += w.missing;
     }
     const facts = await writeFacts(tx, { userId, file, written });
+    if (file.instructions) await fillEmptyInstructions({ userId, instructions: file.instructions }, { tx });
     const counts = {
       conversations: conversations.length,
       messages,

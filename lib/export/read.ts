@@ -1,6 +1,7 @@
 import "server-only";
 import { readAttachmentParts } from "@/lib/attachments/parts";
 import { attachmentStore } from "@/lib/attachments/store";
+import { getUserInstructions } from "@/lib/db/instructions";
 import {
   getLongTermMemoryForExport,
   getSessionForExport,
@@ -188,6 +189,7 @@ async function readConversation({
     memoryStartSeq: session.memoryStartSeq,
     branches,
     activeLeafLocalId: leaf ?? messages.at(-1)?.localId ?? null,
+    systemPrompt: session.systemPrompt,
     messages,
     attachments,
   };
@@ -273,7 +275,8 @@ async function* accountChunks({
     exported.set(id, { localId, seqById: read.seqById });
   }
   const memory = await readLongTermMemory({ userId, exported });
-  yield `],"longTermMemory":${JSON.stringify(memory)}}`;
+  const instructions = await getUserInstructions({ userId });
+  yield `],"longTermMemory":${JSON.stringify(memory)},"instructions":${JSON.stringify(instructions)}}`;
 }
 
 async function readLongTermMemory({

@@ -22,6 +22,7 @@ const en = {
   search: () => import("@/messages/en/search.json"),
   adminTools: () => import("@/messages/en/adminTools.json"),
   models: () => import("@/messages/en/models.json"),
+  instructions: () => import("@/messages/en/instructions.json"),
 };
 
 const zhCN = {
@@ -42,6 +43,7 @@ const zhCN = {
   search: () => import("@/messages/zh-CN/search.json"),
   adminTools: () => import("@/messages/zh-CN/adminTools.json"),
   models: () => import("@/messages/zh-CN/models.json"),
+  instructions: () => import("@/messages/zh-CN/instructions.json"),
 } satisfies { [N in Namespace]: () => Promise<{ default: unknown }> };
 
 export type Namespace = keyof typeof en;

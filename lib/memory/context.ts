@@ -1,4 +1,5 @@
 import { ContextBudgetError } from "./errors";
+import type { Instruction } from "./instructions";
 import { cloneItem } from "./items";
 import type { LongTermFact } from "./long-term";
 import { type RecallCandidate, type RecallSection, selectRecall } from "./recall";
@@ -10,12 +11,20 @@ import type { MemoryItem, TokenCounter } from "./types";
 // lib/context's buildContext only assembles, counts and records the result.
 
 /** Where an item of the composed context comes from. */
-export type ComposedSource = "system" | "fact" | "summary" | "recall" | "history" | "current";
+export type ComposedSource =
+  | "system"
+  | "instructions"
+  | "fact"
+  | "summary"
+  | "recall"
+  | "history"
+  | "current";
 
 export type PlacedItem =
   | { source: "system" | "summary" | "history" | "current"; item: MemoryItem }
   | { source: "fact"; item: MemoryItem; facts: readonly LongTermFact[] }
-  | { source: "recall"; item: MemoryItem; recall: RecallSection };
+  | { source: "recall"; item: MemoryItem; recall: RecallSection }
+  | { source: "instructions"; item: MemoryItem; scope: Instruction["scope"] };
 
 /** A memory item that is not sent: over the budget, or a copy of a system message already sent. */
 export interface DroppedItem {
@@ -155,6 +164,7 @@ export function composeContext({
   modelContextTokens,
   answerReserve,
   tools = [],
+  instructions = [],
 }: {
   systemPrompt: string;
   memory: readonly MemoryItem[];
@@ -177,6 +187,12 @@ export function composeContext({
    * and the question they are all left out rather than failing the turn.
    */
   tools?: readonly ToolCost[];
+  /**
+   * The user's and the conversation's instructions (instructionItems), sent right after the system prompt. Each is
+   * counted with the system prompt and the question before anything else; one that does not fit beside them is
+   * left out (recorded as dropped) rather than failing the turn.
+   */
+  instructions?: readonly Instruction[];
 }): ComposedContext {
   const budget = budgetFor({ maxTokens, modelContextTokens, answerReserve });
   const dropped: DroppedItem[] = [];
@@ -200,12 +216,23 @@ export function composeContext({
   let longTermSection = longTerm ?? null;
   let recallLeft = Number.POSITIVE_INFINITY;
   let keptTools = [...tools];
+  let keptInstructions = [...instructions];
   let droppedTools: ToolCost[] = [];
   if (budget) {
     const questionTokens = count(question);
     let fixed = (system ? count(system) : 0) + questionTokens + replyPriming;
     if (fixed > budget.limit) {
       throw new ContextBudgetError({ questionTokens, requiredTokens: fixed, budget: budget.limit });
+    }
+    keptInstructions = [];
+    for (const i of instructions) {
+      const tokens = count(i.item);
+      if (fixed + tokens > budget.limit) {
+        dropped.push({ item: cloneItem(i.item), source: "instructions", reason: "budget" });
+        continue;
+      }
+      fixed += tokens;
+      keptInstructions.push(i);
     }
     const toolTokens = tools.reduce((sum, t) => sum + t.tokens, 0);
     if (fixed + toolTokens > budget.limit) {
@@ -254,6 +281,8 @@ export function composeContext({
 
   const placed: PlacedItem[] = [];
   if (system) placed.push({ item: system, source: "system" });
+  for (const i of keptInstructions)
+    placed.push({ item: cloneItem(i.item), source: "instructions", scope: i.scope });
   if (longTermSection) {
     placed.push({ item: cloneItem(longTermSection.item), source: "fact", facts: longTermSection.facts });
   }

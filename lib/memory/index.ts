@@ -7,6 +7,12 @@ export {
   type RecallInput,
 } from "./context";
 export { ContextBudgetError, MemoryFormatError } from "./errors";
+export {
+  type Instruction,
+  type InstructionScope,
+  instructionItems,
+  MAX_INSTRUCTION_CHARS,
+} from "./instructions";
 export { cloneItem } from "./items";
 export {
   type LongTermFact,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type z, z as zod } from "zod";
 import { updateUserSchema } from "@/lib/admin/schemas";
 import { chatCompletionRequestSchema } from "@/lib/api/chat-request";
+import { userInstructionsSchema } from "@/lib/api/instruction-schemas";
 import { updateFactSchema, userSettingsSchema } from "@/lib/api/memory-schemas";
 import { createApiKeySchema } from "@/lib/api/schemas";
 import { deleteAccountSchema, passwordChangeSchema, profileSchema, registerSchema } from "@/lib/auth/schemas";
@@ -207,6 +208,8 @@ async function snapshot() {
           longTermMemory: true,
           passwordHash: true,
           mustChangePassword: true,
+          aboutMe: true,
+          howToAnswer: true,
         },
       }),
       db.chatSession.findMany({
@@ -219,6 +222,7 @@ async function snapshot() {
           memorySettings: true,
           memoryStartSeq: true,
           updatedAt: true,
+          systemPrompt: true,
         },
       }),
       db.chatMessage.findMany({ orderBy: { id: "asc" }, select: { id: true, text: true, status: true } }),
@@ -269,6 +273,7 @@ async function targets(): Promise<Target[]> {
     keys: await load("@/app/api/keys/route"),
     meExport: await load("@/app/api/me/export/route"),
     settings: await load("@/app/api/me/settings/route"),
+    instructions: await load("@/app/api/me/instructions/route"),
     memory: await load("@/app/api/memories/[id]/route"),
     memories: await load("@/app/api/memories/route"),
     register: await load("@/app/api/register/route"),
@@ -516,6 +521,13 @@ async function targets(): Promise<Target[]> {
       path: () => "/api/me/settings",
     }),
     t({
+      name: "GET me instructions",
+      method: "GET",
+      who: "user",
+      handler: h(r.instructions, "GET"),
+      path: () => "/api/me/instructions",
+    }),
+    t({
       name: "DELETE memory",
       method: "DELETE",
       who: "user",
@@ -697,7 +709,15 @@ async function targets(): Promise<Target[]> {
       who: "user",
       handler: h(r.importRoute, "POST"),
       path: () => "/api/import",
-      body: bodyOf(["format", "version", "exportedAt", "attachments", "conversations", "longTermMemory"]),
+      body: bodyOf([
+        "format",
+        "version",
+        "exportedAt",
+        "attachments",
+        "conversations",
+        "longTermMemory",
+        "instructions",
+      ]),
     }),
     t({
       name: "POST keys",
@@ -716,6 +736,15 @@ async function targets(): Promise<Target[]> {
       path: () => "/api/me/settings",
       body: bodyOf(["longTermMemory"]),
       accepts: (b) => !refusedBy(userSettingsSchema)(b),
+    }),
+    t({
+      name: "PATCH me instructions",
+      method: "PATCH",
+      who: "user",
+      handler: h(r.instructions, "PATCH"),
+      path: () => "/api/me/instructions",
+      body: bodyOf(["aboutMe", "howToAnswer"]),
+      accepts: (b) => !refusedBy(userInstructionsSchema)(b),
     }),
     t({
       name: "PATCH memory",
@@ -763,7 +792,7 @@ async function targets(): Promise<Target[]> {
       params: ["own:session"],
       handler: h(r.session, "PATCH"),
       path: (p) => `/api/sessions/${p["own:session"]}`,
-      body: bodyOf(["title", "activeLeafId", "model"]),
+      body: bodyOf(["title", "activeLeafId", "model", "systemPrompt"]),
       accepts: (b) => !refusedBy(updateSessionSchema)(b),
     }),
     t({

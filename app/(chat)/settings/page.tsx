@@ -12,6 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 const SECTIONS = [
   { href: "/settings/password", key: "password" },
+  { href: "/settings/instructions", key: "instructions" },
   { href: "/settings/usage", key: "usage" },
   { href: "/settings/keys", key: "keys" },
   { href: "/settings/data", key: "data" },

@@ -1,5 +1,6 @@
 import { switchBranch } from "@/lib/chat/branches";
 import { updateSessionSchema } from "@/lib/chat/schemas";
+import { setSessionSystemPromptForUser, withSystemPrompt } from "@/lib/db/instructions";
 import {
   deleteSessionForUser,
   getActivePathPage,
@@ -25,21 +26,28 @@ export const GET = route<Params>("user", async ({ req, params, user }) => {
     beforeSeq: intParam(url, "before", { min: 1, max: Number.MAX_SAFE_INTEGER }),
     limit: intParam(url, "limit", { min: 1, max: 500, fallback: 200 }) ?? 200,
   });
-  return Response.json({ session, ...page });
+  return Response.json({ session: await withSystemPrompt(session, user.id), ...page });
 });
 
 /**
  * `{ title }` renames (the automatic title then leaves it alone); `{ activeLeafId }` switches branch; `{ model }`
- * picks the conversation's model (422 for an unknown or disabled id) → as GET.
+ * picks the conversation's model (422 for an unknown or disabled id); `{ systemPrompt }` (at most 4 000
+ * characters; null clears) is sent from the next turn on → as GET.
  */
 export const PATCH = route<Params>("user", async ({ req, params, user }) => {
-  const { title, activeLeafId, model } = await readJson(req, updateSessionSchema);
+  const { title, activeLeafId, model, systemPrompt } = await readJson(req, updateSessionSchema);
   if (model !== undefined) await setConversationModel({ sessionId: params.id, userId: user.id, model });
   if (activeLeafId !== undefined) {
     await switchBranch({ sessionId: params.id, userId: user.id, messageId: activeLeafId });
   }
   if (title !== undefined) await renameSessionForUser({ sessionId: params.id, userId: user.id, title });
-  const session = await getSessionForUserOrThrow({ sessionId: params.id, userId: user.id });
+  if (systemPrompt !== undefined) {
+    await setSessionSystemPromptForUser({ sessionId: params.id, userId: user.id, systemPrompt });
+  }
+  const session = await withSystemPrompt(
+    await getSessionForUserOrThrow({ sessionId: params.id, userId: user.id }),
+    user.id,
+  );
   if (activeLeafId === undefined) return Response.json({ session });
   const page = await getActivePathPage({ sessionId: session.id, leafId: session.activeLeafId, limit: 200 });
   return Response.json({ session, ...page });
