@@ -5,21 +5,34 @@ import { AppError } from "@/lib/errors";
 
 export const MAX_FACT_CHARS = 500;
 
+const factText = z
+  .string({ message: "text must be a string" })
+  .trim()
+  .min(1, "A memory cannot be empty; delete it instead.")
+  .max(MAX_FACT_CHARS, `A memory can have at most ${MAX_FACT_CHARS} characters.`);
+
+/** `{ text }` edits; `{ status: "active", text? }` accepts a suggestion (with the text corrected). */
 export const updateFactSchema = z
   .object({
-    text: z
-      .string({ message: "text must be a string" })
-      .trim()
-      .min(1, "A memory cannot be empty; delete it instead.")
-      .max(MAX_FACT_CHARS, `A memory can have at most ${MAX_FACT_CHARS} characters.`),
+    status: z
+      .literal("active", { message: 'status can only be "active" (dismiss a suggestion with DELETE)' })
+      .optional(),
+    text: factText.optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.status !== undefined || b.text !== undefined, {
+    message: "Send text, or status: active.",
+  });
 
 export const userSettingsSchema = z
   .object({
-    longTermMemory: z.boolean({ message: "longTermMemory must be true or false" }),
+    longTermMemory: z.boolean({ message: "longTermMemory must be true or false" }).optional(),
+    memoryExtraction: z
+      .enum(["off", "suggest", "auto"], { message: "memoryExtraction must be off, suggest or auto" })
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => Object.keys(s).length > 0, { message: "Name at least one setting to change." });
 
 /** `?include=superseded` adds the replaced facts; any other value is a 400. */
 export function includeSupersededParam(url: URL): boolean {
@@ -27,4 +40,12 @@ export function includeSupersededParam(url: URL): boolean {
   if (include === null || include === "") return false;
   if (include === "superseded") return true;
   throw new AppError("bad_request", "include can only be superseded.");
+}
+
+/** `?status=active|suggested` (absent: active, or with `messageId` both); any other value is a 400. */
+export function statusParam(url: URL): "active" | "suggested" | undefined {
+  const status = url.searchParams.get("status");
+  if (status === null || status === "") return undefined;
+  if (status === "active" || status === "suggested") return status;
+  throw new AppError("bad_request", "status can only be active or suggested.");
 }
