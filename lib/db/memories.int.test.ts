@@ -143,10 +143,12 @@ describe(`long-term memory list (${kind})`, () => {
     const first = active.all[0];
     expect(Object.keys(first ?? {}).sort()).toEqual([
       "createdAt",
+      "extracted",
       "id",
       "sourceMessageId",
       "sourceSessionId",
       "sourceSessionTitle",
+      "status",
       "text",
       "updatedAt",
     ]);
