@@ -652,7 +652,7 @@ async function targets(): Promise<Target[]> {
       who: "user",
       handler: h(r.settings, "PATCH"),
       path: () => "/api/me/settings",
-      body: bodyOf(["longTermMemory"]),
+      body: bodyOf(["longTermMemory", "memoryExtraction"]),
       accepts: (b) => !refusedBy(userSettingsSchema)(b),
     }),
     t({
@@ -662,7 +662,7 @@ async function targets(): Promise<Target[]> {
       params: ["own:fact"],
       handler: h(r.memory, "PATCH"),
       path: (p) => `/api/memories/${p["own:fact"]}`,
-      body: bodyOf(["text"]),
+      body: bodyOf(["text", "status"]),
       accepts: (b) => !refusedBy(updateFactSchema)(b),
     }),
     t({
@@ -755,6 +755,8 @@ const query = fc.oneof(
           "attachments",
           "thumb",
           "pathFrom",
+          "status",
+          "messageId",
           "x",
         ),
         hostileValue.map((v) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""))),
