@@ -10,6 +10,7 @@ export interface MemoryView {
   updatedAt: string;
   /** Present with `?include=superseded`: the fact that replaced this one (null: still used). */
   supersededById?: string | null;
+  status?: "active" | "suggested";
 }
 
 export interface MemoriesPage {
@@ -19,6 +20,7 @@ export interface MemoriesPage {
 
 export interface UserSettingsView {
   longTermMemory: boolean;
+  memoryExtraction: "off" | "suggest" | "auto";
 }
 
 /** Same limit as the API (lib/api/memory-schemas.ts). */

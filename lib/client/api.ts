@@ -145,3 +145,26 @@ export const getSessionTools = (sessionId: string) => getJson<SessionToolsView>(
 /** Switches one server on or off in the conversation (from its next answer); returns the new view. */
 export const switchSessionTool = (sessionId: string, serverId: string, on: boolean) =>
   sendJson<SessionToolsView>(sessionToolsUrl(sessionId), "PATCH", { servers: { [serverId]: on } });
+
+/** A fact the extraction after an answer found (`GET /api/memories?messageId=`). */
+export interface ExtractedFactView {
+  id: string;
+  text: string;
+  status: "active" | "suggested";
+}
+
+/** The facts extraction found in one of the user's messages, once its extraction is done. */
+export const getExtractedFacts = (messageId: string) =>
+  getJson<{ memories: ExtractedFactView[] }>(`/api/memories?messageId=${encodeURIComponent(messageId)}`);
+
+/** Accepts a suggested fact, optionally with corrected text. */
+export const acceptFact = (id: string, text?: string) =>
+  sendJson<{ memory: ExtractedFactView }>(
+    `/api/memories/${encodeURIComponent(id)}`,
+    "PATCH",
+    text === undefined ? { status: "active" } : { status: "active", text },
+  );
+
+/** Dismisses a suggestion, or undoes a fact remembered automatically. */
+export const deleteFact = (id: string) =>
+  sendJson<unknown>(`/api/memories/${encodeURIComponent(id)}`, "DELETE");

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { ExtractionMode } from "@/components/memory/extraction-mode";
 import { LongTermSwitch } from "@/components/memory/long-term-switch";
 import { MemoryList } from "@/components/memory/memory-list";
+import { SuggestionList } from "@/components/memory/suggestion-list";
 import { getT } from "@/lib/i18n/server";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -21,6 +23,8 @@ export default async function MemoryPage() {
           <p className="mt-1 text-sm text-zinc-600">{t("intro")}</p>
         </header>
         <LongTermSwitch />
+        <ExtractionMode />
+        <SuggestionList />
         <MemoryList />
       </div>
     </div>
