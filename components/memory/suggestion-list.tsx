@@ -1,6 +1,6 @@
 "use client";
 
-import useSWR, { useSWRConfig } from "swr";
+import useSWR from "swr";
 import { ExtractedFact } from "@/components/chat/extracted-fact";
 import { getJson } from "@/lib/client/api";
 import { useT } from "@/lib/i18n/client";
@@ -9,11 +9,9 @@ import type { MemoriesPage } from "./types";
 const KEY = "/api/memories?status=suggested&limit=100";
 
 /** The suggestions waiting for review (GET /api/memories?status=suggested): save, edit then save, or dismiss. */
-export function SuggestionList() {
+export function SuggestionList({ onAccepted }: { onAccepted: () => void }) {
   const t = useT("memory");
-  const { data } = useSWR(KEY, getJson<MemoriesPage>);
-  // A saved suggestion joins the list of facts below: every page of /api/memories is read again.
-  const { mutate: revalidate } = useSWRConfig();
+  const { data, mutate } = useSWR(KEY, getJson<MemoriesPage>);
   if (!data || data.memories.length === 0) return null;
   return (
     <section className="rounded-lg border border-zinc-200 bg-white p-4 text-sm" data-testid="suggestion-list">
@@ -23,9 +21,11 @@ export function SuggestionList() {
           <ExtractedFact
             key={m.id}
             fact={{ id: m.id, text: m.text, status: "suggested" }}
-            onChange={() =>
-              void revalidate((key) => typeof key === "string" && key.includes("/api/memories"))
-            }
+            onChange={(next) => {
+              void mutate();
+              // A saved suggestion joins the list of facts.
+              if (next) onAccepted();
+            }}
           />
         ))}
       </ul>

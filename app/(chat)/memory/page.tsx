@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { ExtractionMode } from "@/components/memory/extraction-mode";
 import { LongTermSwitch } from "@/components/memory/long-term-switch";
 import { MemoryList } from "@/components/memory/memory-list";
-import { SuggestionList } from "@/components/memory/suggestion-list";
 import { getT } from "@/lib/i18n/server";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -24,7 +23,6 @@ export default async function MemoryPage() {
         </header>
         <LongTermSwitch />
         <ExtractionMode />
-        <SuggestionList />
         <MemoryList />
       </div>
     </div>
