@@ -23,9 +23,11 @@ import { errorText } from "./stream-answer";
 /** The extraction request's own limit: it must not hang on a slow model. */
 const EXTRACTION_TIMEOUT_MS = 30_000;
 
-/** Whether the conversation is a temporary chat (nothing learned there is kept). ChatSession has no `temporary`
- * field on this branch yet, so no conversation is; the share helper's field plugs in here. */
-export function isTemporarySession(_session: { sessionId: string }): boolean {
+/**
+ * Whether the conversation is a temporary chat, whose words are never learned from. ChatSession has no `temporary`
+ * field on this branch yet, so no conversation is; the share helper's field plugs in here.
+ */
+function isTemporarySession(_session: { sessionId: string }): boolean {
   return false;
 }
 
@@ -51,7 +53,10 @@ async function askModel(text: string, model: Model): Promise<string> {
   return answer;
 }
 
-/** Extracts and stores the facts of one user message, by the user's setting. */
+/**
+ * Extracts and stores the facts of one user message, by the user's setting.
+ * @public (the extraction tests call it with a failing model)
+ */
 export async function extractFacts(
   input: ExtractionInput,
   model: Model = getModel(),
