@@ -91,7 +91,8 @@ export default defineConfig({
     },
   ],
   webServer: [
-    server(MAIN_PORT, MAIN_URL, {}),
+    // Extraction is each user's choice: e2e/extraction.spec.ts switches it on for its users.
+    server(MAIN_PORT, MAIN_URL, { MEMORY_EXTRACTION: "off" }),
     // The window tests are about the window itself: long-term memory and recall would carry facts past it.
     server(WINDOW_PORT, WINDOW_URL, {
       MEMORY_MAX_MESSAGES: String(WINDOW_SIZE),

@@ -61,6 +61,8 @@ const integration = (name: string): TestProjectInlineConfiguration => ({
     globalSetup: ["lib/db/test-global-setup.ts"],
     setupFiles: [...setupFiles, "lib/db/test-setup.ts"],
     fileParallelism: false,
+    // Extraction after answers would add facts in the background to every test's turns; its own tests switch it on.
+    env: { MEMORY_EXTRACTION: "off" },
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

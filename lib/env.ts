@@ -66,6 +66,10 @@ const schema = z.object({
   LONG_TERM_MEMORY: boolean.default(true),
   LONG_TERM_MEMORY_MAX_TOKENS: intFrom(50, 100_000).default(1000),
   TOOL_MAX_STEPS: intFrom(0, 16).default(4),
+  // Facts the user states found after each answer: off, suggested for review, or saved at once (users choose too).
+  MEMORY_EXTRACTION: z
+    .enum(["off", "suggest", "auto"], { message: "must be off, suggest or auto" })
+    .default("suggest"),
   MODEL_FIRST_BYTE_TIMEOUT_MS: intFrom(100, 600_000).default(60_000),
   MODEL_IDLE_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
   // Without OPENAI_API_KEY: the demo model a newcomer meets, or the scripted model the tests talk to.

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { MessageAttachments } from "@/components/attachments/message-attachments";
 import { hasVersions } from "@/lib/client/branches";
 import type { EditState } from "@/lib/client/conversation-store";
@@ -8,6 +8,7 @@ import { type ChatMessageView, isTemporary } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { ContextPanel } from "./context-panel";
 import { CopyButton } from "./copy-button";
+import { ExtractedFacts } from "./extracted-facts";
 import { MemoryUsedLine } from "./memory-used";
 import { ACTION } from "./message-actions";
 import { MessageEditor } from "./message-editor";
@@ -28,6 +29,7 @@ export function MessageBubble({
   onEditSend,
   onRegenerate,
   onVersion,
+  questionId,
 }: {
   message: ChatMessageView;
   sessionId: string | null;
@@ -43,6 +45,8 @@ export function MessageBubble({
   /** No model: the conversation's. */
   onRegenerate: (model?: string) => void;
   onVersion: (step: VersionStep) => void;
+  /** On an answer: its question's id (the source of facts extracted after it). */
+  questionId?: string | undefined;
 }) {
   const t = useT("chat");
   const [showContext, setShowContext] = useState(false);
@@ -59,6 +63,11 @@ export function MessageBubble({
   const isUser = message.role === "user";
   const persisted = !isTemporary(message);
   const settled = persisted && message.status !== "streaming";
+  // Only an answer written while the page is open offers the facts found after it; older ones are on /memory.
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    if (message.status === "streaming") setLive(true);
+  }, [message.status]);
   const versions = hasVersions(message.siblings) ? (
     <VersionSwitcher siblings={message.siblings} disabled={busy} onStep={onVersion} />
   ) : null;
@@ -103,6 +112,7 @@ export function MessageBubble({
         {!isUser && sessionId && settled && message.memoryUsed && (
           <MemoryUsedLine used={message.memoryUsed} sessionId={sessionId} />
         )}
+        {!isUser && live && settled && questionId && <ExtractedFacts messageId={questionId} />}
         {!isUser && (
           <div className="mt-1 flex flex-wrap items-center gap-3 text-xs text-zinc-600">
             <AnswerStatus message={message} />

@@ -54,6 +54,7 @@ export function MessageList({
   const bottomRef = useRef<HTMLDivElement>(null);
   const lastText = messages.at(-1)?.text;
   const shown = useMemo(() => foldToolSteps(messages), [messages]);
+  const questionIds = useMemo(() => questionsOf(shown), [shown]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the last message grows
   useEffect(() => {
     bottomRef.current?.scrollIntoView({ block: "end" });
@@ -102,6 +103,7 @@ export function MessageList({
               onEditSend={() => onEditSend(m)}
               onRegenerate={(model) => onRegenerate(m, model)}
               onVersion={(step) => onVersion(m, step)}
+              questionId={questionIds.get(m.id)}
             />
             {clearedThroughSeq > 0 && m.seq === clearedThroughSeq && !isTemporary(m) && (
               <p
@@ -119,4 +121,15 @@ export function MessageList({
       </div>
     </div>
   );
+}
+
+/** Each answer's question: the user message before it, once the server has named it. */
+function questionsOf(shown: readonly ChatMessageView[]): Map<string, string> {
+  const map = new Map<string, string>();
+  let question: ChatMessageView | null = null;
+  for (const m of shown) {
+    if (m.role === "user") question = m;
+    else if (m.role === "assistant" && question && !isTemporary(question)) map.set(m.id, question.id);
+  }
+  return map;
 }

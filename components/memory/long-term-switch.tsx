@@ -23,11 +23,11 @@ export function LongTermSwitch() {
 
   async function toggle() {
     if (!data) return;
-    const next = { longTermMemory: !data.longTermMemory };
+    const next = { ...data, longTermMemory: !data.longTermMemory };
     setSaving(true);
     setFailure(null);
     try {
-      await mutate(sendJson<UserSettingsView>(KEY, "PATCH", next), {
+      await mutate(sendJson<UserSettingsView>(KEY, "PATCH", { longTermMemory: next.longTermMemory }), {
         optimisticData: next,
         rollbackOnError: true,
         populateCache: true,

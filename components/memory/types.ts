@@ -12,6 +12,7 @@ export interface MemoryView {
   expiresAt: string | null;
   /** Present with `?include=superseded`: the fact that replaced this one (null: still used). */
   supersededById?: string | null;
+  status?: "active" | "suggested";
 }
 
 export interface MemoriesPage {
@@ -21,6 +22,7 @@ export interface MemoriesPage {
 
 export interface UserSettingsView {
   longTermMemory: boolean;
+  memoryExtraction: "off" | "suggest" | "auto";
 }
 
 /** Same limit as the API (lib/api/memory-schemas.ts). */

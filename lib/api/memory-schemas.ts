@@ -8,8 +8,12 @@ export const MAX_FACT_CHARS = 500;
 /** Furthest a user may set a fact's expiry (ten years). */
 const MAX_EXPIRY_MS = 3650 * 24 * 60 * 60 * 1000;
 
+/** `{ text?, expiresAt? }` edits; `{ status: "active", text? }` accepts a suggestion (with the text corrected). */
 export const updateFactSchema = z
   .object({
+    status: z
+      .literal("active", { message: 'status can only be "active" (dismiss a suggestion with DELETE)' })
+      .optional(),
     text: z
       .string({ message: "text must be a string" })
       .trim()
@@ -25,13 +29,19 @@ export const updateFactSchema = z
       .optional(),
   })
   .strict()
-  .refine((v) => v.text !== undefined || v.expiresAt !== undefined, "Send text, expiresAt, or both.");
+  .refine((v) => v.status !== undefined || v.text !== undefined || v.expiresAt !== undefined, {
+    message: "Send text, expiresAt, or status: active.",
+  });
 
 export const userSettingsSchema = z
   .object({
-    longTermMemory: z.boolean({ message: "longTermMemory must be true or false" }),
+    longTermMemory: z.boolean({ message: "longTermMemory must be true or false" }).optional(),
+    memoryExtraction: z
+      .enum(["off", "suggest", "auto"], { message: "memoryExtraction must be off, suggest or auto" })
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => Object.keys(s).length > 0, { message: "Name at least one setting to change." });
 
 /** `?include=superseded` adds the replaced facts; any other value is a 400. */
 export function includeSupersededParam(url: URL): boolean {
@@ -39,4 +49,12 @@ export function includeSupersededParam(url: URL): boolean {
   if (include === null || include === "") return false;
   if (include === "superseded") return true;
   throw new AppError("bad_request", "include can only be superseded.");
+}
+
+/** `?status=active|suggested` (absent: active, or with `messageId` both); any other value is a 400. */
+export function statusParam(url: URL): "active" | "suggested" | undefined {
+  const status = url.searchParams.get("status");
+  if (status === null || status === "") return undefined;
+  if (status === "active" || status === "suggested") return status;
+  throw new AppError("bad_request", "status can only be active or suggested.");
 }

@@ -14,6 +14,7 @@ import { type MemoryItem, memoryAfterTurn, restore } from "@/lib/memory";
 import { scheduleAutoTitle } from "./auto-title";
 import type { TurnPlan } from "./begin-turn";
 import { scheduleEmbeddings } from "./embedding-job";
+import { scheduleExtraction } from "./extraction-job";
 import type { RunOutcome } from "./run-turn";
 import type { TurnEvent } from "./sse";
 import { errorText, leaseLost } from "./stream-answer";
@@ -47,6 +48,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     config: plan.config,
   });
   scheduleEmbeddings();
+  scheduleExtraction(plan, outcome);
   // The conversation's first answer names it (off the hot path; a user's rename always wins).
   if (outcome.status === "complete" && plan.namesConversation) {
     scheduleAutoTitle({

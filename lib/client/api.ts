@@ -236,3 +236,25 @@ export const saveSystemPrompt = async (sessionId: string, systemPrompt: string |
       systemPrompt,
     })
   ).session.systemPrompt;
+/** A fact the extraction after an answer found (`GET /api/memories?messageId=`). */
+export interface ExtractedFactView {
+  id: string;
+  text: string;
+  status: "active" | "suggested";
+}
+
+/** The facts extraction found in one of the user's messages, once its extraction is done. */
+export const getExtractedFacts = (messageId: string) =>
+  getJson<{ memories: ExtractedFactView[] }>(`/api/memories?messageId=${encodeURIComponent(messageId)}`);
+
+/** Accepts a suggested fact, optionally with corrected text. */
+export const acceptFact = (id: string, text?: string) =>
+  sendJson<{ memory: ExtractedFactView }>(
+    `/api/memories/${encodeURIComponent(id)}`,
+    "PATCH",
+    text === undefined ? { status: "active" } : { status: "active", text },
+  );
+
+/** Dismisses a suggestion, or undoes a fact remembered automatically. */
+export const deleteFact = (id: string) =>
+  sendJson<unknown>(`/api/memories/${encodeURIComponent(id)}`, "DELETE");

@@ -67,3 +67,20 @@ export async function recordSummaryFailure(
     select: { id: true },
   });
 }
+
+/** Records that the extraction after an answer failed (nothing was stored): ids and counts, never content. */
+export async function recordExtractionFailure(
+  { messageId, reason }: { messageId: string; reason: "model_error" | "unreadable_answer" },
+  { tx = db }: TxOption = {},
+) {
+  await tx.auditLog.create({
+    data: {
+      actorId: null,
+      action: "memory.extraction_failed",
+      targetType: "ChatMessage",
+      targetId: messageId,
+      details: { reason, facts: 0 },
+    },
+    select: { id: true },
+  });
+}

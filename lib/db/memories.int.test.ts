@@ -144,10 +144,12 @@ describe(`long-term memory list (${kind})`, () => {
     expect(Object.keys(first ?? {}).sort()).toEqual([
       "createdAt",
       "expiresAt",
+      "extracted",
       "id",
       "sourceMessageId",
       "sourceSessionId",
       "sourceSessionTitle",
+      "status",
       "text",
       "updatedAt",
     ]);
@@ -336,17 +338,18 @@ describe(`the long-term memory setting (${kind})`, () => {
     const get = async () => (await settings.GET(call("GET", "/api/me/settings"), ctx({}))).json();
     const patch = (body: unknown) => settings.PATCH(call("PATCH", "/api/me/settings", body), ctx({}));
 
-    expect(await get()).toEqual({ longTermMemory: true });
+    // Integration runs set MEMORY_EXTRACTION=off (vitest.config.mts): the default a user without a choice gets.
+    expect(await get()).toEqual({ longTermMemory: true, memoryExtraction: "off" });
     const off = await patch({ longTermMemory: false });
-    expect(await off.json()).toEqual({ longTermMemory: false });
-    expect(await get()).toEqual({ longTermMemory: false });
+    expect(await off.json()).toEqual({ longTermMemory: false, memoryExtraction: "off" });
+    expect(await get()).toEqual({ longTermMemory: false, memoryExtraction: "off" });
     expect((await longTermMemoryState({ userId: user.id })).enabled).toBe(false);
 
     for (const bad of [{ longTermMemory: "no" }, {}, { longTermMemory: true, theme: "dark" }]) {
       const res = await patch(bad);
       expect(res.status).toBe(422);
     }
-    expect(await get()).toEqual({ longTermMemory: false });
+    expect(await get()).toEqual({ longTermMemory: false, memoryExtraction: "off" });
 
     await patch({ longTermMemory: true });
     expect((await longTermMemoryState({ userId: user.id })).enabled).toBe(true);

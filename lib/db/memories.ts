@@ -1,4 +1,5 @@
 import "server-only";
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
 import { db, type TxOption } from "./client";
@@ -16,6 +17,8 @@ export const factSelect = {
   sourceSessionId: true,
   sourceMessageId: true,
   supersededById: true,
+  status: true,
+  extracted: true,
   createdAt: true,
   updatedAt: true,
   expiresAt: true,
@@ -28,6 +31,9 @@ export interface FactRow {
   sourceSessionId: string;
   sourceMessageId: string;
   supersededById: string | null;
+  /** Suggested facts (found after an answer, not yet accepted) are never injected, recalled or offered to tools. */
+  status: "active" | "suggested";
+  extracted: boolean;
   createdAt: Date;
   updatedAt: Date;
   expiresAt: Date | null;
@@ -44,7 +50,7 @@ const MAX_SUPERSEDE_STEPS = 1000;
 export async function longTermMemoryState({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   const [row] = await tx.$queryRaw<{ on: unknown; n: unknown; at: unknown }[]>`
     SELECT u."longTermMemory" AS "on", COUNT(f."id") AS "n", MAX(f."updatedAt") AS "at"
-    FROM "User" u LEFT JOIN "MemoryFact" f ON f."userId" = u."id" AND f."supersededById" IS NULL
+    FROM "User" u LEFT JOIN "MemoryFact" f ON f."userId" = u."id" AND f."status" = 'active' AND f."supersededById" IS NULL
     WHERE u."id" = ${userId}
     GROUP BY u."longTermMemory"`;
   if (!row) return { enabled: false, stamp: "" };
@@ -55,7 +61,7 @@ export async function longTermMemoryState({ userId }: { userId: string }, { tx =
 /** The user's active (not superseded, not expired) facts, most recently changed first. */
 export async function listActiveFacts({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   return tx.memoryFact.findMany({
-    where: { userId, supersededById: null, ...notExpired(new Date()) },
+    where: { userId, status: "active", supersededById: null, ...notExpired(new Date()) },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     select: factSelect,
   });
@@ -76,6 +82,7 @@ export async function rememberFact(
     sourceMessageId,
     expiresAt = null,
     by = "model",
+    extracted = false,
   }: {
     userId: string;
     text: string;
@@ -84,12 +91,13 @@ export async function rememberFact(
     sourceMessageId: string;
     expiresAt?: Date | null;
     by?: "user" | "model";
+    extracted?: boolean;
   },
   { tx = db }: TxOption = {},
 ): Promise<{ fact: FactRow; superseded: FactRow[]; duplicate: boolean }> {
   const now = new Date();
   const same = await tx.memoryFact.findFirst({
-    where: { userId, supersededById: null, text, ...notExpired(now) },
+    where: { userId, status: "active", supersededById: null, text, ...notExpired(now) },
     select: factSelect,
   });
   if (same) {
@@ -108,6 +116,7 @@ export async function rememberFact(
       subject,
       sourceSessionId,
       sourceMessageId,
+      extracted,
       createdAt: now,
       updatedAt: now,
       expiresAt,
@@ -122,13 +131,7 @@ export async function rememberFact(
     sourceMessageId,
     changedAt: now,
   });
-  const superseded = subject
-    ? await tx.memoryFact.updateManyAndReturn({
-        where: { userId, subject, supersededById: null, id: { not: fact.id } },
-        data: { supersededById: fact.id },
-        select: factSelect,
-      })
-    : [];
+  const superseded = subject ? await supersedeBySubject({ userId, subject, factId: fact.id }, { tx }) : [];
   for (const old of superseded) {
     await recordFactVersion(tx, {
       factId: old.id,
@@ -140,6 +143,131 @@ export async function rememberFact(
     });
   }
   return { fact, superseded, duplicate: false };
+}
+
+/** The user's other active facts on `subject` are replaced by `factId` (kept, marked replaced). */
+async function supersedeBySubject(
+  { userId, subject, factId }: { userId: string; subject: string; factId: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.memoryFact.updateManyAndReturn({
+    where: { userId, subject, status: "active", supersededById: null, id: { not: factId } },
+    data: { supersededById: factId },
+    select: factSelect,
+  });
+}
+
+/**
+ * Stores facts the extraction found in `sourceMessageId` as suggestions (never injected until accepted). Texts
+ * already suggested from that message are skipped; deduplication against active facts is the caller's.
+ */
+export async function suggestFacts(
+  {
+    userId,
+    facts,
+    sourceSessionId,
+    sourceMessageId,
+  }: {
+    userId: string;
+    facts: { text: string; subject: string | null }[];
+    sourceSessionId: string;
+    sourceMessageId: string;
+  },
+  { tx = db }: TxOption = {},
+): Promise<FactRow[]> {
+  const there = await tx.memoryFact.findMany({
+    where: { userId, sourceMessageId, status: "suggested" },
+    select: { text: true },
+  });
+  const known = new Set(there.map((f) => f.text));
+  const stored: FactRow[] = [];
+  for (const { text, subject } of facts) {
+    if (known.has(text)) continue;
+    known.add(text);
+    stored.push(
+      await tx.memoryFact.create({
+        data: {
+          userId,
+          text,
+          subject,
+          sourceSessionId,
+          sourceMessageId,
+          status: "suggested",
+          extracted: true,
+        },
+        select: factSelect,
+      }),
+    );
+  }
+  return stored;
+}
+
+/**
+ * Accepts one of the user's facts (a suggestion becomes active, optionally with corrected text) and lets it
+ * replace the active facts on its subject. Someone else's fact is a 404.
+ */
+export async function acceptFactForUser(
+  {
+    userId,
+    factId,
+    text,
+    subject,
+  }: {
+    userId: string;
+    factId: string;
+    text?: string | undefined;
+    /** The subject of the accepted text (the caller's reading of it); used only when `text` is given. */
+    subject: string | null;
+  },
+  { tx = db }: TxOption = {},
+) {
+  const [row] = await tx.memoryFact.updateManyAndReturn({
+    where: { id: factId, userId },
+    data: { status: "active", ...(text === undefined ? {} : { text, subject }), updatedAt: new Date() },
+    select: factSelect,
+  });
+  if (!row) throw factNotFound();
+  await recordFactVersion(tx, {
+    factId: row.id,
+    text: row.text,
+    change: "accepted",
+    by: "user",
+    sourceMessageId: row.sourceMessageId,
+  });
+  const replaced = row.subject
+    ? await supersedeBySubject({ userId, subject: row.subject, factId: row.id }, { tx })
+    : [];
+  for (const old of replaced) {
+    await recordFactVersion(tx, {
+      factId: old.id,
+      text: row.text,
+      change: "replaced",
+      by: "user",
+      sourceMessageId: row.sourceMessageId,
+    });
+  }
+  const { subject: _subject, ...fact } = row;
+  return fact;
+}
+
+/** The facts extraction found in one of the user's messages, oldest first; `status` narrows them. */
+export async function listExtractedFactsByMessageId(
+  {
+    userId,
+    messageId,
+    status,
+  }: { userId: string; messageId: string; status?: "active" | "suggested" | undefined },
+  { tx = db }: TxOption = {},
+) {
+  const rows = await tx.memoryFact.findMany({
+    where: { userId, sourceMessageId: messageId, extracted: true, ...(status ? { status } : {}) },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { ...factSelect, sourceSession: { select: { title: true } } },
+  });
+  return rows.map(({ subject: _subject, sourceSession, ...f }) => ({
+    ...f,
+    sourceSessionTitle: sourceSession.title,
+  }));
 }
 
 /**
@@ -191,6 +319,9 @@ export interface ManagedFact {
   expiresAt: Date | null;
   /** Only when superseded facts were asked for: the fact that replaced this one (null: active). */
   supersededById?: string | null;
+  status: "active" | "suggested";
+  /** Found by the extraction after an answer (else stored by the remember tool). */
+  extracted: boolean;
 }
 
 /**
@@ -203,18 +334,21 @@ export async function listFactsByUserId(
     cursor,
     limit,
     includeSuperseded = false,
+    status = "active",
   }: {
     userId: string;
     cursor?: Cursor;
     limit: number;
     includeSuperseded?: boolean;
+    /** Active facts (the default) or the suggestions waiting for review. */
+    status?: "active" | "suggested";
   },
   { tx = db }: TxOption = {},
 ): Promise<{ facts: ManagedFact[]; nextCursor: Cursor | null }> {
   const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
   const rows = await tx.memoryFact.findMany({
     ...args,
-    where: { userId, ...(includeSuperseded ? {} : { supersededById: null }), ...where },
+    where: { userId, status, ...(includeSuperseded ? {} : { supersededById: null }), ...where },
     select: { ...factSelect, sourceSession: { select: { title: true } } },
   });
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (f) => ({ at: f.updatedAt, id: f.id }) });
@@ -295,18 +429,31 @@ export async function deleteFactForUser({ userId, factId }: { userId: string; fa
   return checkpointed(result);
 }
 
+export type MemoryExtraction = "off" | "suggest" | "auto";
+
 export interface UserSettings {
   /** Long-term memory on: facts are injected into each turn and the remember tool is offered. */
   longTermMemory: boolean;
+  /** What happens to facts found in the user's messages after each answer (the user's choice, else MEMORY_EXTRACTION). */
+  memoryExtraction: MemoryExtraction;
 }
+
+const settingsSelect = { longTermMemory: true, memoryExtraction: true } as const;
+const settingsOf = (u: {
+  longTermMemory: boolean;
+  memoryExtraction: MemoryExtraction | null;
+}): UserSettings => ({
+  longTermMemory: u.longTermMemory,
+  memoryExtraction: u.memoryExtraction ?? env.MEMORY_EXTRACTION,
+});
 
 export async function getUserSettings(
   { userId }: { userId: string },
   { tx = db }: TxOption = {},
 ): Promise<UserSettings> {
-  const user = await tx.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } });
+  const user = await tx.user.findUnique({ where: { id: userId }, select: settingsSelect });
   if (!user) throw new AppError("not_found", "This account does not exist any more.");
-  return user;
+  return settingsOf(user);
 }
 
 export async function updateUserSettings(
@@ -322,10 +469,10 @@ export async function updateUserSettings(
   const [user] = await tx.user.updateManyAndReturn({
     where: { id: userId },
     data: settings,
-    select: { longTermMemory: true },
+    select: settingsSelect,
   });
   if (!user) throw new AppError("not_found", "This account does not exist any more.");
-  return user;
+  return settingsOf(user);
 }
 
 /** Stored facts per user (active and replaced), for the admin user list: one grouped query for a page of users. */

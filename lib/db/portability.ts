@@ -85,12 +85,15 @@ export async function listSessionIdsForExport(
   return rows.map((r) => r.id);
 }
 
-/** The user's long-term memory switch (off for a missing user) and all their facts, superseded ones too. */
+/**
+ * The user's long-term memory switch (off for a missing user) and all their facts, superseded ones too — not the
+ * suggestions waiting for review: an import would make them active.
+ */
 export async function getLongTermMemoryForExport({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   const [user, facts] = await Promise.all([
     tx.user.findUnique({ where: { id: userId }, select: { longTermMemory: true } }),
     tx.memoryFact.findMany({
-      where: { userId },
+      where: { userId, status: "active" },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: factSelect,
     }),
@@ -224,7 +227,7 @@ async function insertMessageRows(
 /** The user's active facts, to compare imported facts with. */
 export async function listActiveFactsForImport({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   return tx.memoryFact.findMany({
-    where: { userId, supersededById: null },
+    where: { userId, status: "active", supersededById: null },
     select: { id: true, text: true, subject: true },
   });
 }

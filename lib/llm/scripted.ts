@@ -1,3 +1,4 @@
+import { EXTRACTION_INSTRUCTIONS } from "./extraction-instructions";
 import { formatListing, type ListingEntry } from "./scripted-listing";
 import { SUMMARY_INSTRUCTIONS } from "./summary-instructions";
 import { toolCommand } from "./tool-command";
@@ -7,6 +8,8 @@ import type { WireAnswer, WireMessage, WireRequest } from "./wire";
 // `/tool` question calls the tool the test scripted; a summary request is answered with the "User: …" lines it
 // holds; anything else with the listing of what it received (lib/llm/scripted-listing.ts). Tests assert on what
 // reached the model, not on what a model made of it.
+
+const EXTRACTION_MARK = EXTRACTION_INSTRUCTIONS.split("\n")[0] ?? "";
 
 export const SCRIPTED_MODEL_NAME = "recall-scripted";
 
@@ -37,6 +40,9 @@ export function scriptedAnswer(request: WireRequest): WireAnswer {
       .filter((line) => line.startsWith("User: "));
     return { reply: lines.join("\n") || "User: (nothing)" };
   }
+  // An extraction request finds nothing: tests script facts through the demo model or the store.
+  if (messages.some((m) => m.role === "system" && m.text.startsWith(EXTRACTION_MARK)))
+    return { reply: '{"facts":[]}' };
   return {
     reply: formatListing({ received: messages.length, tools: request.tools, entries: messages.map(entry) }),
   };

@@ -734,7 +734,7 @@ async function targets(): Promise<Target[]> {
       who: "user",
       handler: h(r.settings, "PATCH"),
       path: () => "/api/me/settings",
-      body: bodyOf(["longTermMemory"]),
+      body: bodyOf(["longTermMemory", "memoryExtraction"]),
       accepts: (b) => !refusedBy(userSettingsSchema)(b),
     }),
     t({
@@ -753,7 +753,7 @@ async function targets(): Promise<Target[]> {
       params: ["own:fact"],
       handler: h(r.memory, "PATCH"),
       path: (p) => `/api/memories/${p["own:fact"]}`,
-      body: bodyOf(["text", "expiresAt"]),
+      body: bodyOf(["text", "expiresAt", "status"]),
       accepts: (b) => !refusedBy(updateFactSchema)(b),
     }),
     t({
@@ -846,6 +846,8 @@ const query = fc.oneof(
           "attachments",
           "thumb",
           "pathFrom",
+          "status",
+          "messageId",
           "x",
         ),
         hostileValue.map((v) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""))),

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ExtractionMode } from "@/components/memory/extraction-mode";
 import { LongTermSwitch } from "@/components/memory/long-term-switch";
 import { MemoryList } from "@/components/memory/memory-list";
 import { getT } from "@/lib/i18n/server";
@@ -21,6 +22,7 @@ export default async function MemoryPage() {
           <p className="mt-1 text-sm text-zinc-600">{t("intro")}</p>
         </header>
         <LongTermSwitch />
+        <ExtractionMode />
         <MemoryList />
       </div>
     </div>

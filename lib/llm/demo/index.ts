@@ -1,6 +1,7 @@
 import { toolCommand } from "../tool-command";
 import type { WireAnswer, WireRequest } from "../wire";
 import { attachmentReply } from "./attachments";
+import { isExtractionRequest, writeExtraction } from "./extract";
 import { extractFacts, parseFactQuestion, recallFact, unknownFact } from "./facts";
 import { isRecallQuestion, parseRememberRequest } from "./remember";
 import { isSummaryRequest, writeSummary } from "./summary";
@@ -81,6 +82,7 @@ const RULES: ((t: Turn) => string | false | null | undefined)[] = [
 /** The demo model's text reply: a pure function of the messages it was sent. */
 export function demoReply(messages: readonly DemoMessage[]): string {
   if (isTitleRequest(messages)) return writeTitle(messages);
+  if (isExtractionRequest(messages)) return writeExtraction(messages);
   if (isSummaryRequest(messages)) {
     return writeSummary(userTexts(messages), statedSubjects);
   }
@@ -103,7 +105,7 @@ export function demoReply(messages: readonly DemoMessage[]): string {
 
 export function demoAnswer(request: WireRequest): WireAnswer {
   const { messages } = request;
-  const task = isSummaryRequest(messages) || isTitleRequest(messages);
+  const task = isSummaryRequest(messages) || isTitleRequest(messages) || isExtractionRequest(messages);
   const step = task ? null : (toolCommand(request) ?? demoToolStep(messages, request.tools));
   if (step && "calls" in step) return step;
   const reply = step?.reply ?? demoReply(messages);

@@ -1,4 +1,5 @@
 import { updateFactSchema } from "@/lib/api/memory-schemas";
+import { acceptFact } from "@/lib/chat/extraction-job";
 import { getFactWithHistoryForUser } from "@/lib/db/fact-history";
 import { deleteFactForUser, updateFactForUser } from "@/lib/db/memories";
 import { readJson, route } from "@/lib/http";
@@ -11,14 +12,23 @@ export const GET = route<Params>("user", async ({ params, user }) => {
   return Response.json({ memory });
 });
 
-/** `{ text?, expiresAt?: ISO | null }` → `{ memory }`; someone else's fact is a 404. */
+/**
+ * `{ text?, expiresAt?: ISO | null }` → `{ memory }` edits; `{ status: "active", text? }` accepts (a suggestion
+ * becomes active, with the text corrected). Someone else's fact is a 404.
+ */
 export const PATCH = route<Params>("user", async ({ req, params, user }) => {
-  const { text, expiresAt } = await readJson(req, updateFactSchema);
-  const memory = await updateFactForUser({ userId: user.id, factId: params.id, text, expiresAt });
+  const { status, text, expiresAt } = await readJson(req, updateFactSchema);
+  const memory =
+    status === "active"
+      ? await acceptFact({ userId: user.id, factId: params.id, text })
+      : await updateFactForUser({ userId: user.id, factId: params.id, text, expiresAt });
   return Response.json({ memory });
 });
 
-/** Deletes the fact and the earlier ones it replaced → `{ deleted: { MemoryFact } }`; someone else's is a 404. */
+/**
+ * Deletes the fact and the earlier ones it replaced → `{ deleted: { MemoryFact } }` (for a suggestion: dismisses
+ * it); someone else's is a 404.
+ */
 export const DELETE = route<Params>("user", async ({ params, user }) => {
   return Response.json(await deleteFactForUser({ userId: user.id, factId: params.id }));
 });
