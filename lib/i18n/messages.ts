@@ -21,6 +21,7 @@ const en = {
   data: () => import("@/messages/en/data.json"),
   search: () => import("@/messages/en/search.json"),
   adminTools: () => import("@/messages/en/adminTools.json"),
+  share: () => import("@/messages/en/share.json"),
 };
 
 const zhCN = {
@@ -40,6 +41,7 @@ const zhCN = {
   data: () => import("@/messages/zh-CN/data.json"),
   search: () => import("@/messages/zh-CN/search.json"),
   adminTools: () => import("@/messages/zh-CN/adminTools.json"),
+  share: () => import("@/messages/zh-CN/share.json"),
 } satisfies { [N in Namespace]: () => Promise<{ default: unknown }> };
 
 export type Namespace = keyof typeof en;
