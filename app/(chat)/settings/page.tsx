@@ -14,6 +14,7 @@ const SECTIONS = [
   { href: "/settings/password", key: "password" },
   { href: "/settings/usage", key: "usage" },
   { href: "/settings/keys", key: "keys" },
+  { href: "/settings/shared", key: "shared" },
   { href: "/settings/data", key: "data" },
 ] as const;
 
