@@ -139,7 +139,9 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   }
   if (!known.has(sessionId)) return [];
   // Nothing is recalled from a temporary chat into another conversation.
-  const sessions = wanted.flatMap((id) => known.get(id) ?? []).filter((s) => s.id === sessionId || !s.temporary);
+  const sessions = wanted
+    .flatMap((id) => known.get(id) ?? [])
+    .filter((s) => s.id === sessionId || !s.temporary);
   const scopes = new Map<string, Scope>();
   for (const s of sessions) {
     const here = s.id === sessionId;

@@ -53,7 +53,9 @@ export async function countRowsOfSessions(
       _count: true,
       _sum: { bytes: true },
     }),
-    tx.share.count({ where: "sessionId" in scope ? { sessionId: scope.sessionId } : { userId: scope.userId } }),
+    tx.share.count({
+      where: "sessionId" in scope ? { sessionId: scope.sessionId } : { userId: scope.userId },
+    }),
   ]);
   return {
     ChatMessage: messages,

@@ -64,7 +64,11 @@ export async function listSessionsByUserId(
   { tx = db }: TxOption = {},
 ) {
   const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
-  const rows = await tx.chatSession.findMany({ ...args, where: { userId, temporary: false, ...where }, select: sessionSelect });
+  const rows = await tx.chatSession.findMany({
+    ...args,
+    where: { userId, temporary: false, ...where },
+    select: sessionSelect,
+  });
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
   return { sessions: page, nextCursor };
 }

@@ -42,7 +42,8 @@ export async function createShareForUser(
   });
   if (!session) throw sessionNotFound();
   if (session.temporary) throw new AppError("conflict", "A temporary chat cannot be shared.");
-  if (!session.activeLeafId) throw new AppError("conflict", "This conversation has no messages to share yet.");
+  if (!session.activeLeafId)
+    throw new AppError("conflict", "This conversation has no messages to share yet.");
   const nodes = await walkUp({ sessionId, fromId: session.activeLeafId, take: SHARE_MAX_MESSAGES }, { tx });
   const rows = await tx.chatMessage.findMany({
     where: { id: { in: nodes.map((n) => n.id) }, sessionId, role: { in: ["user", "assistant"] } },
@@ -51,8 +52,13 @@ export async function createShareForUser(
   rows.sort((a, b) => a.seq - b.seq);
   const messages: SharedMessage[] = rows
     .filter((m) => m.text.trim() !== "")
-    .map((m) => ({ role: m.role as SharedMessage["role"], text: m.text, createdAt: m.createdAt.toISOString() }));
-  if (messages.length === 0) throw new AppError("conflict", "This conversation has no messages to share yet.");
+    .map((m) => ({
+      role: m.role as SharedMessage["role"],
+      text: m.text,
+      createdAt: m.createdAt.toISOString(),
+    }));
+  if (messages.length === 0)
+    throw new AppError("conflict", "This conversation has no messages to share yet.");
   return tx.share.create({
     data: { id: newShareId(), userId, sessionId, title: session.title, messages },
     select: { id: true },
@@ -70,7 +76,10 @@ export async function listSharesByUserId(
     take: 500,
     select: { id: true, sessionId: true, title: true, createdAt: true, messages: true },
   });
-  return rows.map(({ messages, ...r }) => ({ ...r, messages: Array.isArray(messages) ? messages.length : 0 }));
+  return rows.map(({ messages, ...r }) => ({
+    ...r,
+    messages: Array.isArray(messages) ? messages.length : 0,
+  }));
 }
 
 /** Revokes one of the user's share links at once; another user's (or a gone) link is a 404. */

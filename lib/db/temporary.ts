@@ -47,7 +47,8 @@ export async function deleteStaleTemporarySessions({
     try {
       const receipt = await unsafeDeleteSessionById({ sessionId: id, actorId: null, reason: "temporary" });
       sessions++;
-      for (const table of Object.keys(deleted) as (keyof DeletedRows)[]) deleted[table] += receipt.deleted[table];
+      for (const table of Object.keys(deleted) as (keyof DeletedRows)[])
+        deleted[table] += receipt.deleted[table];
     } catch (e) {
       if (!(isAppError(e) && e.code === "not_found")) throw e;
     }

@@ -19,8 +19,10 @@ export interface RetentionSchedule {
 async function logged(): Promise<void> {
   try {
     const temporary = await deleteStaleTemporarySessions();
-    if (temporary.sessions > 0) console.log(`retention: deleted ${temporary.sessions} temporary chat(s) over a day old`);
-    if (env.HISTORY_RETENTION_DAYS !== undefined) console.log(describeRetentionRound(await runRetentionRound()));
+    if (temporary.sessions > 0)
+      console.log(`retention: deleted ${temporary.sessions} temporary chat(s) over a day old`);
+    if (env.HISTORY_RETENTION_DAYS !== undefined)
+      console.log(describeRetentionRound(await runRetentionRound()));
   } catch (error) {
     console.error("retention: the round failed; the next one runs in an hour", error);
   }

@@ -452,7 +452,13 @@ async function targets(): Promise<Target[]> {
       path: () => "/api/health",
     }),
     t({ name: "GET keys", method: "GET", who: "user", handler: h(r.keys, "GET"), path: () => "/api/keys" }),
-    t({ name: "GET shares", method: "GET", who: "user", handler: h(r.shares, "GET"), path: () => "/api/shares" }),
+    t({
+      name: "GET shares",
+      method: "GET",
+      who: "user",
+      handler: h(r.shares, "GET"),
+      path: () => "/api/shares",
+    }),
     t({
       name: "DELETE share",
       method: "DELETE",

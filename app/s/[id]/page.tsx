@@ -29,7 +29,9 @@ export default async function SharedPage({ params }: Props) {
   const share = await load((await params).id);
   if (!share) notFound();
   const [t, locale] = await Promise.all([getT("share"), getLocale()]);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(share.createdAt);
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(
+    share.createdAt,
+  );
   return (
     <main id="main" tabIndex={-1} className="mx-auto w-full max-w-3xl p-4 sm:p-6">
       <header className="mb-6 border-b border-zinc-200 pb-4">
