@@ -9,7 +9,7 @@ import { walkUp } from "./tree";
 // what the conversation said then, whatever happens to it later. The id is the link's only secret.
 
 /** Longest path a share copies; a conversation longer than this shares its latest messages. */
-export const SHARE_MAX_MESSAGES = 2_000;
+const SHARE_MAX_MESSAGES = 2_000;
 
 export type SharedMessage = {
   role: "user" | "assistant";

@@ -7,7 +7,7 @@ import { unsafeDeleteSessionById } from "./sessions";
 // Temporary chats (issue 25): the browser deletes one when the user leaves it; what it could not delete (a closed
 // laptop, a crash) goes a day after it was started, with the same cascade and audit entry as any deletion.
 
-export const TEMPORARY_CHAT_MS = 24 * 60 * 60 * 1000;
+const TEMPORARY_CHAT_MS = 24 * 60 * 60 * 1000;
 const BATCH = 500;
 
 /** Whether the conversation is a temporary chat (false for a missing one). */
