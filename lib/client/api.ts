@@ -162,7 +162,7 @@ export const listShares = () => getJson<ShareLinkView[]>(SHARES_URL);
 
 /** Snapshots the conversation's active path into a new share link. */
 export const createShare = (sessionId: string) =>
-  sendJson<{ id: string; url: string }>(`/api/sessions/${encodeURIComponent(sessionId)}/share`, "POST");
+  sendJson<{ id: string; url: string }>(`/api/sessions/${encodeURIComponent(sessionId)}/share`, "POST", {});
 
 /** Revokes a share link: its page is a 404 from then on. */
 export async function revokeShare(shareId: string): Promise<void> {
