@@ -20,6 +20,7 @@ const nextConfig: NextConfig = {
       { source: "/:path*", headers: [...COMMON_HEADERS, ...(https ? [HSTS] : [])] },
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
       { source: "/v1/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
+      { source: "/s/:path*", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }] },
       {
         source: "/:path*",
         has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],

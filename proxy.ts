@@ -11,7 +11,8 @@ import { HSTS, newNonce, pageCsp } from "@/lib/security/headers";
 //  - sends signed-out visitors of app pages to /login. API routes answer 401 JSON themselves (lib/http.ts);
 //    the OpenAI-compatible /v1 routes (bearer keys, lib/api/v1-route.ts) are not matched at all.
 
-const PUBLIC_PAGES = ["/login", "/register"];
+// /s/<id>: a share link, read by anyone who has it (app/s/[id]/page.tsx).
+const PUBLIC_PAGES = ["/login", "/register", "/s"];
 
 function badEscape(req: NextRequest): boolean {
   const raw = req.nextUrl.pathname;

@@ -1,6 +1,8 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { ShareButton } from "@/components/share/share-button";
+import { TemporaryChatToggle } from "@/components/share/temporary-chat";
 import type { ModelInfo } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 import { MemoryControl } from "./memory-control";
@@ -33,9 +35,11 @@ export function ChatHeader({
           </span>
         )}
       </span>
+      {!sessionId && <TemporaryChatToggle />}
       {sessionId && (
         <span className="flex flex-wrap items-center justify-end gap-2">
           <ModelPicker key={`model-${sessionId}`} sessionId={sessionId} defaultModel={modelInfo.model} />
+          <ShareButton key={`share-${sessionId}`} sessionId={sessionId} disabled={streaming} />
           <MemoryControl key={sessionId} sessionId={sessionId} streaming={streaming} />
           <ToolsMenu key={`tools-${sessionId}`} sessionId={sessionId} />
           <SystemPromptMenu key={`prompt-${sessionId}`} sessionId={sessionId} />

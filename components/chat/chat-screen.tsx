@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback } from "react";
+import { TemporaryChatBanner } from "@/components/share/temporary-chat";
 import { keyOf } from "@/lib/client/conversation-store";
 import { isTemporary, type ModelInfo } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
@@ -88,6 +89,7 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
     <div className="flex h-full min-w-0 flex-1 flex-col">
       <h1 className="sr-only">{sessionId ? (title ?? t("conversation")) : t("newChat")}</h1>
       <ChatHeader modelInfo={modelInfo} sessionId={sessionId} streaming={turn.streaming} />
+      <TemporaryChatBanner sessionId={sessionId} />
       <MessageList
         messages={messages}
         sessionId={sessionId}

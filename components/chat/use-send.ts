@@ -5,6 +5,7 @@ import type { AttachmentView } from "@/components/attachments/upload-file";
 import { titleFrom } from "@/lib/chat/title";
 import { getJson, RequestError, sendJson } from "@/lib/client/api";
 import { keyOf, shownConversation, shownSessionId } from "@/lib/client/conversation-store";
+import { markTemporaryChat, nextChatTemporary } from "@/lib/client/temporary-chats";
 import type { ChatMessageView, ConversationPage } from "@/lib/client/types";
 import { isTemporary } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
@@ -75,8 +76,13 @@ export function useSend() {
       const created = id === null;
       if (id === null) {
         try {
-          const data = await sendJson<{ session: { id: string } }>("/api/sessions", "POST", { title });
+          const temporary = nextChatTemporary();
+          const data = await sendJson<{ session: { id: string } }>("/api/sessions", "POST", {
+            title,
+            ...(temporary ? { temporary } : {}),
+          });
           id = data.session.id;
+          if (temporary) markTemporaryChat(id);
         } catch (e) {
           draft.giveBack(null, content);
           showError(e instanceof RequestError && e.status > 0 ? errorText(e) : notSent);

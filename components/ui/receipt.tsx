@@ -16,7 +16,7 @@ function counted(t: T, kind: string, count: number): string {
 }
 
 // Kinds only some conversations have: named in the sentence only when something of theirs was deleted.
-const occasional = new Set(["MemoryFact", "Attachment"]);
+const occasional = new Set(["MemoryFact", "Attachment", "Share"]);
 
 function sized(t: T, bytes: number): string {
   if (bytes < 1024) return t("size.bytes", { n: bytes });

@@ -8,6 +8,7 @@ import {
   rememberFact,
   suggestFacts,
 } from "@/lib/db/memories";
+import { isTemporarySession } from "@/lib/db/temporary";
 import { withTransaction } from "@/lib/db/transaction";
 import { getModel, type Model, streamReply } from "@/lib/llm";
 import { subjectOf } from "@/lib/memory";
@@ -22,14 +23,6 @@ import { errorText } from "./stream-answer";
 
 /** The extraction request's own limit: it must not hang on a slow model. */
 const EXTRACTION_TIMEOUT_MS = 30_000;
-
-/**
- * Whether the conversation is a temporary chat, whose words are never learned from. ChatSession has no `temporary`
- * field on this branch yet, so no conversation is; the share helper's field plugs in here.
- */
-function isTemporarySession(_session: { sessionId: string }): boolean {
-  return false;
-}
 
 export interface ExtractionInput {
   userId: string;
@@ -62,7 +55,7 @@ export async function extractFacts(
   model: Model = getModel(),
 ): Promise<ExtractionResult> {
   const { userId, sessionId, messageId, text } = input;
-  if (isTemporarySession({ sessionId }) || !text.trim()) return { status: "skipped" };
+  if (!text.trim() || (await isTemporarySession({ sessionId }))) return { status: "skipped" };
   const settings = await getUserSettings({ userId });
   if (!settings.longTermMemory || settings.memoryExtraction === "off") return { status: "skipped" };
   let found: string[];

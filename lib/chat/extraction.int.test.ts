@@ -162,6 +162,15 @@ describe("extraction after an answer", () => {
     expect((await a.memory.DELETE(call("DELETE", `/api/memories/${id}`), ctx({ id }))).status).toBe(200);
   });
 
+  it("a temporary chat is never learned from, even in auto mode", async () => {
+    const a = await app();
+    const { userId } = await createUserWithSession(a.db);
+    await setMode(a.db, userId, "auto");
+    const temp = await a.db.chatSession.create({ data: { userId, title: "temporary", temporary: true } });
+    await a.turn(temp.id, userId, "I live in Lyon and I'm vegetarian");
+    expect(await factsOf(a.db, userId)).toEqual([]);
+  });
+
   it("suggestions are not made of what is already remembered (same text, normalized)", async () => {
     const a = await app();
     const { userId, sessionId } = await createUserWithSession(a.db);

@@ -36,6 +36,8 @@ export type TurnInput = z.infer<typeof turnInputSchema>;
 
 export const createSessionSchema = z.object({
   title: z.string().trim().max(200).optional(),
+  /** A temporary chat: not listed, not searched, nothing remembered or recalled from it, deleted after a day. */
+  temporary: z.boolean().optional(),
 });
 
 const renameSessionSchema = z.object({

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type FactRow, forgetFacts, listActiveFacts, rememberFact } from "@/lib/db/memories";
+import { isTemporarySession } from "@/lib/db/temporary";
 import { withTransaction } from "@/lib/db/transaction";
 import type { ToolSpec } from "@/lib/llm";
 import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall, terms } from "@/lib/memory";
@@ -205,6 +206,9 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
   if (!tool) return failed(call, `There is no tool named ${call.name}.`);
   if (tool.memory && !ctx.longTermMemory) {
     return failed(call, "Long-term memory is switched off for this user.");
+  }
+  if (tool.spec.name === "remember" && (await isTemporarySession({ sessionId: ctx.sessionId }))) {
+    return failed(call, "This is a temporary chat: nothing said in it is remembered.");
   }
   let raw: unknown;
   try {

@@ -159,6 +159,7 @@ describe("turn pipeline", () => {
       MemoryFact: 0,
       Attachment: 0,
       AttachmentBytes: 0,
+      Share: 0,
     });
     expect(await rowsForSession(db, sessionId)).toEqual({
       ChatSession: 0,

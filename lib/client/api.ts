@@ -258,3 +258,32 @@ export const acceptFact = (id: string, text?: string) =>
 /** Dismisses a suggestion, or undoes a fact remembered automatically. */
 export const deleteFact = (id: string) =>
   sendJson<unknown>(`/api/memories/${encodeURIComponent(id)}`, "DELETE");
+/** A share link of the user's (GET /api/shares). */
+export interface ShareLinkView {
+  id: string;
+  url: string;
+  sessionId: string;
+  title: string;
+  createdAt: string;
+  messages: number;
+}
+
+export const SHARES_URL = "/api/shares";
+
+export const listShares = () => getJson<ShareLinkView[]>(SHARES_URL);
+
+/** Snapshots the conversation's active path into a new share link. */
+export const createShare = (sessionId: string) =>
+  sendJson<{ id: string; url: string }>(`/api/sessions/${encodeURIComponent(sessionId)}/share`, "POST", {});
+
+/** Revokes a share link: its page is a 404 from then on. */
+export async function revokeShare(shareId: string): Promise<void> {
+  await request(`${SHARES_URL}/${encodeURIComponent(shareId)}`, { method: "DELETE" });
+}
+
+/** Deletes a conversation (a temporary chat being left); a conversation already gone counts as deleted. */
+export async function deleteSessionQuietly(sessionId: string): Promise<void> {
+  await fetch(`/api/sessions/${encodeURIComponent(sessionId)}`, { method: "DELETE", keepalive: true }).catch(
+    () => undefined,
+  );
+}

@@ -32,7 +32,7 @@ vi.mock("@/lib/auth/session-token", () => ({ sessionClaims: vi.fn() }));
 vi.mock("@/lib/security/csrf", () => ({ assertSameOrigin: () => {} }));
 
 const kind = databaseKind(env.DATABASE_URL);
-const noFactsOrFiles = { MemoryFact: 0, Attachment: 0, AttachmentBytes: 0 };
+const noFactsOrFiles = { MemoryFact: 0, Attachment: 0, AttachmentBytes: 0, Share: 0 };
 const policy = messageWindow(4);
 
 afterAll(async () => {

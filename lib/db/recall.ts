@@ -64,6 +64,7 @@ interface SessionRow {
   forks: number;
   activeLeafId: string | null;
   activeLeafSeq: number;
+  temporary: boolean;
 }
 
 interface MessageRow {
@@ -132,12 +133,16 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
         forks: true,
         activeLeafId: true,
         activeLeafSeq: true,
+        temporary: true,
       },
     });
     for (const r of rows) known.set(r.id, r);
   }
   if (!known.has(sessionId)) return [];
-  const sessions = wanted.flatMap((id) => known.get(id) ?? []);
+  // Nothing is recalled from a temporary chat into another conversation.
+  const sessions = wanted
+    .flatMap((id) => known.get(id) ?? [])
+    .filter((s) => s.id === sessionId || !s.temporary);
   const scopes = new Map<string, Scope>();
   for (const s of sessions) {
     const here = s.id === sessionId;
@@ -336,6 +341,7 @@ async function lexicalMatches(
     forks: number | bigint;
     activeLeafId: string | null;
     activeLeafSeq: number | bigint;
+    temporary: boolean | number | bigint;
   };
   let rows: Row[];
   if (databaseKind(env.DATABASE_URL) === "sqlite") {
@@ -394,6 +400,7 @@ async function lexicalMatches(
       forks: Number(r.forks),
       activeLeafId: r.activeLeafId,
       activeLeafSeq: Number(r.activeLeafSeq),
+      temporary: Boolean(Number(r.temporary)),
     });
   }
   return rows.map((r) => ({
@@ -454,7 +461,7 @@ async function slotPool(
 }
 
 /** The conversation columns each match carries, so no separate read of the conversations is needed. */
-const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq"`;
+const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq", s."temporary"`;
 
 /**
  * A branched conversation's visible path above `afterSeq`: parent links walked up from its leaf (the current

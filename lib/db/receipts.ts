@@ -16,6 +16,8 @@ export type DeletedRows = {
   Attachment: number;
   /** Bytes of the attachments' stored files freed. */
   AttachmentBytes: number;
+  /** Share links of the deleted conversations. */
+  Share: number;
 };
 
 export const noDeletedRows = (): DeletedRows => ({
@@ -26,11 +28,12 @@ export const noDeletedRows = (): DeletedRows => ({
   MemoryFact: 0,
   Attachment: 0,
   AttachmentBytes: 0,
+  Share: 0,
 });
 
 /**
  * The rows that go with the conversation `sessionId`, or with every conversation of `userId`, through their
- * foreign keys (the conversations themselves are counted by the caller's DELETE or its own count): five counts.
+ * foreign keys (the conversations themselves are counted by the caller's DELETE or its own count).
  */
 export async function countRowsOfSessions(
   scope: { sessionId: string } | { userId: string },
@@ -38,7 +41,7 @@ export async function countRowsOfSessions(
 ): Promise<Omit<DeletedRows, "ChatSession">> {
   const ofSessions =
     "sessionId" in scope ? { sessionId: scope.sessionId } : { session: { userId: scope.userId } };
-  const [messages, snapshots, contexts, facts, attachments] = await Promise.all([
+  const [messages, snapshots, contexts, facts, attachments, shares] = await Promise.all([
     tx.chatMessage.count({ where: ofSessions }),
     tx.memorySnapshot.count({ where: ofSessions }),
     tx.turnContext.count({ where: ofSessions }),
@@ -50,6 +53,9 @@ export async function countRowsOfSessions(
       _count: true,
       _sum: { bytes: true },
     }),
+    tx.share.count({
+      where: "sessionId" in scope ? { sessionId: scope.sessionId } : { userId: scope.userId },
+    }),
   ]);
   return {
     ChatMessage: messages,
@@ -58,5 +64,6 @@ export async function countRowsOfSessions(
     MemoryFact: facts,
     Attachment: attachments._count,
     AttachmentBytes: attachments._sum.bytes ?? 0,
+    Share: shares,
   };
 }

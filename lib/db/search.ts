@@ -261,7 +261,7 @@ async function rankMessagesForUser(
        JOIN "SearchDoc" d ON d."id" = hits.id
        JOIN "ChatMessage" m ON m."id" = d."messageId"
        JOIN "ChatSession" s ON s."id" = d."sessionId"
-       WHERE d."userId" = ? AND s."userId" = ?
+       WHERE d."userId" = ? AND s."userId" = ? AND s."temporary" = false
        ORDER BY hits.rank, hits.id DESC`,
       match,
       pool,
@@ -283,7 +283,7 @@ async function rankMessagesForUser(
        JOIN "SearchDoc" d ON d."id" = hits."id"
        JOIN "ChatMessage" m ON m."id" = d."messageId"
        JOIN "ChatSession" s ON s."id" = d."sessionId"
-       WHERE s."userId" = $3
+       WHERE s."userId" = $3 AND s."temporary" = false
        ORDER BY hits.score DESC, hits."id" DESC`,
       body,
       pgOwnerLexeme(ownerToken(userId)),

@@ -25,6 +25,7 @@ const sessionSelect = {
   titleByUser: true,
   /** The model picked for it (null: the default). */
   model: true,
+  temporary: true,
 } as const;
 
 export const messageSelect = {
@@ -45,10 +46,10 @@ export const messageSelect = {
 const notFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");
 
 export async function createSession(
-  { userId, title }: { userId: string; title: string },
+  { userId, title, temporary = false }: { userId: string; title: string; temporary?: boolean },
   { tx = db }: TxOption = {},
 ) {
-  return tx.chatSession.create({ data: { userId, title }, select: sessionSelect });
+  return tx.chatSession.create({ data: { userId, title, temporary }, select: sessionSelect });
 }
 
 /** Newest first, keyset-paginated on (updatedAt, id) so a page costs the same however many sessions exist. */
@@ -65,7 +66,11 @@ export async function listSessionsByUserId(
   { tx = db }: TxOption = {},
 ) {
   const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
-  const rows = await tx.chatSession.findMany({ ...args, where: { userId, ...where }, select: sessionSelect });
+  const rows = await tx.chatSession.findMany({
+    ...args,
+    where: { userId, temporary: false, ...where },
+    select: sessionSelect,
+  });
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
   return { sessions: page, nextCursor };
 }

@@ -23,6 +23,7 @@ const en = {
   adminTools: () => import("@/messages/en/adminTools.json"),
   models: () => import("@/messages/en/models.json"),
   instructions: () => import("@/messages/en/instructions.json"),
+  share: () => import("@/messages/en/share.json"),
 };
 
 const zhCN = {
@@ -44,6 +45,7 @@ const zhCN = {
   adminTools: () => import("@/messages/zh-CN/adminTools.json"),
   models: () => import("@/messages/zh-CN/models.json"),
   instructions: () => import("@/messages/zh-CN/instructions.json"),
+  share: () => import("@/messages/zh-CN/share.json"),
 } satisfies { [N in Namespace]: () => Promise<{ default: unknown }> };
 
 export type Namespace = keyof typeof en;

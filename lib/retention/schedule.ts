@@ -1,8 +1,10 @@
 import "server-only";
 import { describeRetentionRound, runRetentionRound } from "@/lib/db/retention";
+import { deleteStaleTemporarySessions } from "@/lib/db/temporary";
 import { env } from "@/lib/env";
 
-// The in-process retention run (instrumentation.ts): a round at server start, then every hour. Several instances
+// The in-process retention run (instrumentation.ts): a round at server start, then every hour (temporary chats
+// always, idle conversations when HISTORY_RETENTION_DAYS is set). Several instances
 // may all schedule it; on PostgreSQL one runs each round and the others skip it (lib/db/retention.ts).
 
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
@@ -16,19 +18,25 @@ export interface RetentionSchedule {
 /** One round, logged; an error is logged and never thrown, so a failing database cannot crash the server. */
 async function logged(): Promise<void> {
   try {
-    console.log(describeRetentionRound(await runRetentionRound()));
+    const temporary = await deleteStaleTemporarySessions();
+    if (temporary.sessions > 0)
+      console.log(`retention: deleted ${temporary.sessions} temporary chat(s) over a day old`);
+    if (env.HISTORY_RETENTION_DAYS !== undefined)
+      console.log(describeRetentionRound(await runRetentionRound()));
   } catch (error) {
     console.error("retention: the round failed; the next one runs in an hour", error);
   }
 }
 
-/** Starts the schedule, or returns null when HISTORY_RETENTION_DAYS is unset (retention off). */
+/**
+ * Starts the schedule. Temporary chats over a day old are deleted in every round; idle conversations only when
+ * HISTORY_RETENTION_DAYS is set.
+ */
 export function startRetentionSchedule({
   intervalMs = RETENTION_INTERVAL_MS,
 }: {
   intervalMs?: number;
-} = {}): RetentionSchedule | null {
-  if (env.HISTORY_RETENTION_DAYS === undefined) return null;
+} = {}): RetentionSchedule {
   let running: Promise<void> | null = null;
   // A round still running when the next is due (a huge backlog) is left to finish; that tick is skipped.
   const tick = () => {

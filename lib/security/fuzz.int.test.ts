@@ -195,7 +195,7 @@ async function makeWorld(): Promise<World> {
 
 /** Everything a request could change, without the columns a read may touch (last use, timestamps of reads). */
 async function snapshot() {
-  const [users, sessions, messages, facts, keys, attachments, invites, snapshots, contexts] =
+  const [users, sessions, messages, facts, keys, attachments, invites, snapshots, contexts, shares] =
     await Promise.all([
       db.user.findMany({
         orderBy: { id: "asc" },
@@ -223,6 +223,7 @@ async function snapshot() {
           memoryStartSeq: true,
           updatedAt: true,
           systemPrompt: true,
+          temporary: true,
         },
       }),
       db.chatMessage.findMany({ orderBy: { id: "asc" }, select: { id: true, text: true, status: true } }),
@@ -235,8 +236,9 @@ async function snapshot() {
       db.inviteCode.count(),
       db.memorySnapshot.count(),
       db.turnContext.count(),
+      db.share.count(),
     ]);
-  return { users, sessions, messages, facts, keys, attachments, invites, snapshots, contexts };
+  return { users, sessions, messages, facts, keys, attachments, invites, snapshots, contexts, shares };
 }
 
 // ---- the routes -------------------------------------------------------------------------------------------------
@@ -285,6 +287,9 @@ async function targets(): Promise<Target[]> {
     session: await load("@/app/api/sessions/[id]/route"),
     context: await load("@/app/api/sessions/[id]/turns/[messageId]/context/route"),
     sessions: await load("@/app/api/sessions/route"),
+    sessionShare: await load("@/app/api/sessions/[id]/share/route"),
+    shares: await load("@/app/api/shares/route"),
+    share: await load("@/app/api/shares/[id]/route"),
     completions: await load("@/app/v1/chat/completions/route"),
     models: await load("@/app/v1/models/route"),
   };
@@ -506,6 +511,29 @@ async function targets(): Promise<Target[]> {
       path: () => "/api/health",
     }),
     t({ name: "GET keys", method: "GET", who: "user", handler: h(r.keys, "GET"), path: () => "/api/keys" }),
+    t({
+      name: "GET shares",
+      method: "GET",
+      who: "user",
+      handler: h(r.shares, "GET"),
+      path: () => "/api/shares",
+    }),
+    t({
+      name: "DELETE share",
+      method: "DELETE",
+      who: "user",
+      params: ["id"],
+      handler: h(r.share, "DELETE"),
+      path: (p) => `/api/shares/${p.id}`,
+    }),
+    t({
+      name: "POST session share",
+      method: "POST",
+      who: "user",
+      params: ["id"],
+      handler: h(r.sessionShare, "POST"),
+      path: (p) => `/api/sessions/${p.id}/share`,
+    }),
     t({
       name: "GET me export",
       method: "GET",

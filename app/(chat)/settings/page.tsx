@@ -15,6 +15,7 @@ const SECTIONS = [
   { href: "/settings/instructions", key: "instructions" },
   { href: "/settings/usage", key: "usage" },
   { href: "/settings/keys", key: "keys" },
+  { href: "/settings/shared", key: "shared" },
   { href: "/settings/data", key: "data" },
 ] as const;
 

@@ -16,7 +16,7 @@ export const GET = route("user", async ({ req, user }) => {
 });
 
 export const POST = route("user", async ({ req, user }) => {
-  const { title } = await readJson(req, createSessionSchema);
-  const session = await createSession({ userId: user.id, title: title || "New chat" });
+  const { title, temporary } = await readJson(req, createSessionSchema);
+  const session = await createSession({ userId: user.id, title: title || "New chat", temporary });
   return Response.json({ session }, { status: 201 });
 });
