@@ -8,12 +8,65 @@ import { createTranslator, flattenMessages } from "./translate";
 // ICU arguments a message uses: {name}, {n, plural, …}, <tag>…</tag>. Both languages must take the same ones.
 function argumentsOf(message: string): string[] {
   const names = new Set<string>();
-  for (const m of message.matchAll(/\{\s*([A-Za-z_][\w]*)\s*[,}]/g)) names.add(m[1] as string);
+  let i = 0;
+  const space = () => {
+    while (/\s/.test(message[i] ?? "")) i++;
+  };
+  const word = () => {
+    const start = i;
+    while (i < message.length && !/[\s,{}]/.test(message[i] as string)) i++;
+    return message.slice(start, i);
+  };
+  // Text up to the closing brace of its case (or the end); each `{` in it opens an argument.
+  const text = () => {
+    while (i < message.length && message[i] !== "}") {
+      if (message[i] === "'") i = message.indexOf("'", i + 1) + 1 || message.length;
+      else if (message[i++] === "{") argument();
+    }
+  };
+  // After `{`: `name}`, `name, type}` or `name, plural|select|selectordinal, key {text} …}`.
+  const argument = () => {
+    space();
+    const name = word();
+    if (name) names.add(name);
+    space();
+    if (message[i] === ",") {
+      i++;
+      space();
+      const type = word();
+      space();
+      if (["plural", "select", "selectordinal"].includes(type) && message[i] === ",") {
+        i++;
+        for (space(); i < message.length && message[i] !== "}"; space()) {
+          word();
+          space();
+          if (message[i] !== "{") break;
+          i++;
+          text();
+          i++;
+        }
+      } else {
+        while (i < message.length && message[i] !== "}") i++;
+      }
+    }
+    i++;
+  };
+  text();
   for (const m of message.matchAll(/<([A-Za-z_][\w]*)>/g)) names.add(`<${m[1]}>`);
   return [...names].sort();
 }
 
 describe("message catalogs", () => {
+  it("reads a message's arguments, not the texts of its cases", () => {
+    expect(
+      argumentsOf("{change, select, created {Learned} other {Changed by {who}}} <link>{title}</link>"),
+    ).toEqual(["<link>", "change", "title", "who"]);
+    expect(argumentsOf("{n, plural, one {# fact} other {# facts}} at {when, date, short}")).toEqual([
+      "n",
+      "when",
+    ]);
+  });
+
   it("registers every namespace in every locale", () => {
     for (const locale of LOCALES)
       expect(Object.keys(catalogs[locale]).sort()).toEqual([...NAMESPACES].sort());
