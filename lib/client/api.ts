@@ -145,3 +145,10 @@ export const getSessionTools = (sessionId: string) => getJson<SessionToolsView>(
 /** Switches one server on or off in the conversation (from its next answer); returns the new view. */
 export const switchSessionTool = (sessionId: string, serverId: string, on: boolean) =>
   sendJson<SessionToolsView>(sessionToolsUrl(sessionId), "PATCH", { servers: { [serverId]: on } });
+
+/** Stops an answer being written, wherever it runs (decision 033); an answer that has ended is left as it is. */
+export const stopAnswer = (sessionId: string, messageId: string) =>
+  sendJson<{ id: string; stopping: boolean; status: string }>(
+    `/api/sessions/${encodeURIComponent(sessionId)}/messages/${encodeURIComponent(messageId)}/stop`,
+    "POST",
+  );
