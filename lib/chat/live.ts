@@ -27,7 +27,7 @@ interface LiveAnswer {
 }
 
 /** How often a follower of an answer written by another instance reads the stored draft. */
-export const LIVE_POLL_MS = 250;
+const LIVE_POLL_MS = 250;
 
 const KEY = Symbol.for("recall.liveAnswers");
 type Registry = Map<string, LiveAnswer>;
@@ -66,9 +66,6 @@ function watchStops() {
     stopPoll = null;
   }
 }
-
-/** The answers running in this process (for tests and health). */
-export const runningAnswers = () => registry.size;
 
 function record(live: LiveAnswer, event: TurnEvent) {
   const last = live.log.at(-1);
