@@ -151,4 +151,6 @@ export const stopAnswer = (sessionId: string, messageId: string) =>
   sendJson<{ id: string; stopping: boolean; status: string }>(
     `/api/sessions/${encodeURIComponent(sessionId)}/messages/${encodeURIComponent(messageId)}/stop`,
     "POST",
+    // A write without a JSON body is refused as cross-site (lib/security/csrf.ts).
+    {},
   );
