@@ -11,6 +11,7 @@ import { Composer } from "./composer";
 import { focusComposer } from "./focus";
 import { MessageList } from "./message-list";
 import { useAfterTurn } from "./use-after-turn";
+import { useAttachAnswer } from "./use-attach-answer";
 import { useBranches } from "./use-branches";
 import { useDraft } from "./use-draft";
 import { useFollowAnswer } from "./use-follow-answer";
@@ -47,7 +48,6 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
   const switchVersion = useVersionSwitch(branches, busy);
   const setEditing = (next: typeof editing) => store.dispatch({ type: "editChanged", key, editing: next });
   const setError = (message: string | null) => store.dispatch({ type: "errorShown", key, message });
-
   useAfterTurn(turn.streaming, memory.revalidate);
 
   const { showBranch } = branches;
@@ -63,11 +63,12 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
   });
 
   const last = messages.at(-1);
-  // Opened while an answer was being written elsewhere (a reload mid-answer, another tab): this view is not
-  // attached to that stream, so it follows the stored answer until the server says it has ended.
+  // An answer written elsewhere (a reload mid-answer, another tab): its live stream, else its stored page, polled.
+  const elsewhere = !turn.streaming && last?.status === "streaming" && !isTemporary(last) ? last.id : null;
+  const attachFailed = useAttachAnswer({ sessionId, answerId: elsewhere, follow: turn.follow });
   const follow = useFollowAnswer({
     sessionId,
-    following: !turn.streaming && last?.status === "streaming" && !isTemporary(last),
+    following: elsewhere !== null && attachFailed,
     onPage: useCallback(
       (page) => sessionId && store.dispatch({ type: "pageFollowed", key: sessionId, page }),
       [store, sessionId],

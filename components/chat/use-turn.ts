@@ -1,13 +1,18 @@
 "use client";
 
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useRef } from "react";
+import { stopAnswer } from "@/lib/client/api";
 import { actionOfEvent, type TurnStart } from "@/lib/client/conversation-store";
-import { streamTurn, type TurnBody, type TurnResult } from "@/lib/client/turn-stream";
+import { followAnswer, streamTurn, type TurnBody, type TurnResult } from "@/lib/client/turn-stream";
 import type { ChatMessageView } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { useChat, useShown } from "./chat-store";
 
-/** Streams turns into the store (POST /api/sessions/:id/messages, Server-Sent Events); Stop and Retry. */
+/**
+ * Streams turns into the store (POST /api/sessions/:id/messages, Server-Sent Events), follows answers written
+ * elsewhere (…/messages/:messageId/stream); Stop and Retry. The server writes an answer until it ends or Stop is
+ * pressed (decision 033): Stop asks it to (…/stop), leaving a stream only stops following.
+ */
 export function useTurn() {
   const { store, abort } = useChat();
   const t = useT("chat");
@@ -15,6 +20,8 @@ export function useTurn() {
   const LOST = t("message.lost");
   const NOT_SENT = errorText({ code: "not_sent" });
   const streaming = useShown((c) => c.turn !== null);
+  /** The answer this view streams, once the server has named it. */
+  const answer = useRef<{ sessionId: string; messageId: string } | null>(null);
 
   useEffect(() => () => abort.current?.abort(), [abort]);
 
@@ -42,9 +49,13 @@ export function useTurn() {
         lost: LOST,
         onEvent: (event) => {
           store.dispatch(actionOfEvent(key, event, errorText, userTempId));
-          if (event.type === "meta") onAccepted?.();
+          if (event.type === "meta") {
+            answer.current = { sessionId, messageId: event.assistantMessage.id };
+            onAccepted?.();
+          }
         },
       });
+      answer.current = null;
       if (result.kind === "accepted" && result.ending === "stopped")
         store.dispatch({ type: "done", key, status: "interrupted" });
       if (result.kind === "accepted" && result.ending === "lost")
@@ -56,7 +67,37 @@ export function useTurn() {
     [store, abort, LOST, NOT_SENT, errorText],
   );
 
-  const stop = useCallback(() => abort.current?.abort(), [abort]);
+  /** Follows answer `messageId`, written elsewhere, until it ends; false when the stream could not be followed. */
+  const follow = useCallback(
+    async (sessionId: string, messageId: string): Promise<boolean> => {
+      const key = sessionId;
+      const controller = new AbortController();
+      abort.current = controller;
+      answer.current = { sessionId, messageId };
+      store.dispatch({ type: "turnStarted", key, start: { kind: "follow", of: messageId } });
+      const ending = await followAnswer({
+        sessionId,
+        messageId,
+        signal: controller.signal,
+        onEvent: (event) => store.dispatch(actionOfEvent(key, event, errorText)),
+      });
+      answer.current = null;
+      if (abort.current === controller) abort.current = null;
+      store.dispatch({ type: "turnEnded", key, accepted: ending === "finished" });
+      return ending === "finished";
+    },
+    [store, abort, errorText],
+  );
+
+  // Before the server has named the answer there is nothing to stop there: the request itself is cancelled.
+  const stop = useCallback(() => {
+    const running = answer.current;
+    if (!running) {
+      abort.current?.abort();
+      return;
+    }
+    stopAnswer(running.sessionId, running.messageId).catch(() => abort.current?.abort());
+  }, [abort]);
 
   /**
    * Asks for a new answer in place of the failed or interrupted `message`. Until the server takes it the old
@@ -71,5 +112,5 @@ export function useTurn() {
     [run, t, errorText],
   );
 
-  return { streaming, run, stop, retry };
+  return { streaming, run, stop, retry, follow };
 }

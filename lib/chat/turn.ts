@@ -1,7 +1,7 @@
 import "server-only";
 import { beginTurn, type TurnOverrides, type TurnPlan } from "./begin-turn";
 import { commitTurn } from "./commit-turn";
-import { eventStream } from "./event-stream";
+import { startLiveTurn } from "./live";
 import { runTurn } from "./run-turn";
 import type { TurnInput } from "./schemas";
 import type { TurnEvent } from "./sse";
@@ -66,8 +66,8 @@ async function* turnEvents(plan: TurnPlan, signal: AbortSignal | undefined): Asy
 }
 
 /**
- * The web chat's transport: a turn as a text/event-stream body (decision 005). A client that goes away stops the
- * model; the body is still read to the end here, so the turn is committed.
+ * The web chat's transport: a turn as a text/event-stream body (decision 005). The turn runs detached from the
+ * request (decision 033): a client that goes away only stops following it; `signal` (or the stop route) stops it.
  */
 export async function startTurn(args: {
   sessionId: string;
@@ -76,11 +76,5 @@ export async function startTurn(args: {
   signal?: AbortSignal;
   overrides?: TurnOverrides;
 }): Promise<ReadableStream<Uint8Array>> {
-  const gone = new AbortController();
-  const signals = args.signal ? [args.signal, gone.signal] : [gone.signal];
-  const events = await openTurn({ ...args, signal: AbortSignal.any(signals) });
-  return eventStream(async (send, clientGone) => {
-    clientGone.addEventListener("abort", () => gone.abort(), { once: true });
-    for await (const event of events) send(event);
-  });
+  return startLiveTurn(args, (signal) => openTurn({ ...args, signal }));
 }

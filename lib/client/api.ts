@@ -287,3 +287,11 @@ export async function deleteSessionQuietly(sessionId: string): Promise<void> {
     () => undefined,
   );
 }
+/** Stops an answer being written, wherever it runs (decision 033); an answer that has ended is left as it is. */
+export const stopAnswer = (sessionId: string, messageId: string) =>
+  sendJson<{ id: string; stopping: boolean; status: string }>(
+    `/api/sessions/${encodeURIComponent(sessionId)}/messages/${encodeURIComponent(messageId)}/stop`,
+    "POST",
+    // A write without a JSON body is refused as cross-site (lib/security/csrf.ts).
+    {},
+  );

@@ -248,6 +248,30 @@ describe("versions", () => {
     expect(conv(back).messages.at(-1)).toEqual(failed);
   });
 
+  it("following an answer written elsewhere replays it from its start into the same message", () => {
+    const writing = { ...a2, text: "Once up", status: "streaming" as const };
+    const s = run(
+      open([q1, a1, q2, writing]),
+      { type: "turnStarted", key: S, start: { kind: "follow", of: "a2" } },
+      { type: "delta", key: S, text: "Once upon" },
+      { type: "delta", key: S, text: " a time." },
+    );
+    expect(conv(s).messages.at(-1)).toMatchObject({
+      id: "a2",
+      text: "Once upon a time.",
+      status: "streaming",
+    });
+    const ended = run(
+      s,
+      { type: "done", key: S, status: "complete" },
+      { type: "turnEnded", key: S, accepted: true },
+    );
+    expect(conv(ended).messages.at(-1)).toMatchObject({ text: "Once upon a time.", status: "complete" });
+    expect(conv(ended).turn).toBeNull();
+    const lost = run(s, { type: "turnEnded", key: S, accepted: false });
+    expect(conv(lost).messages.at(-1)).toEqual(writing);
+  });
+
   it("branchShown joins the page under the loaded path from its first message; switching flags the switch", () => {
     const other = { ...msg("q2b", 5, "user"), parentId: "a1" };
     const s = run(

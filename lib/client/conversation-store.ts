@@ -51,7 +51,9 @@ export type TurnStart =
   | { kind: "ask"; question: ChatMessageView; answer: ChatMessageView }
   | { kind: "edit"; of: string; question: ChatMessageView; answer: ChatMessageView }
   | { kind: "regenerate"; of: string; answer: ChatMessageView }
-  | { kind: "retry"; of: string };
+  | { kind: "retry"; of: string }
+  /** An answer written elsewhere (a reload, another tab or device): its stream replays it from the start. */
+  | { kind: "follow"; of: string };
 
 type Stored = { id: string; seq: number; parentId?: string | null; createdAt: string };
 
@@ -170,12 +172,14 @@ function pathOfTurn(messages: ChatMessageView[], start: TurnStart): ChatMessageV
       return kept && [...kept, start.answer];
     }
     case "retry":
+    case "follow":
       if (!messages.some((m) => m.id === start.of)) return null;
       return patchMessage(messages, start.of, { text: "", status: "streaming", error: undefined });
   }
 }
 
-const answerOf = (start: TurnStart) => (start.kind === "retry" ? start.of : start.answer.id);
+const answerOf = (start: TurnStart) =>
+  start.kind === "retry" || start.kind === "follow" ? start.of : start.answer.id;
 
 function updateConversation(c: Conversation, action: ChatAction): Conversation {
   switch (action.type) {

@@ -72,3 +72,35 @@ export async function streamTurn({
     return { kind: "unreachable", error: new RequestError(notSent, 0) };
   }
 }
+
+/**
+ * Follows an answer written elsewhere (GET …/messages/:messageId/stream): its events from the start, then the rest
+ * live. Says whether its last event arrived (`finished`), the stream broke (`lost`) or `signal` stopped following.
+ */
+export async function followAnswer({
+  sessionId,
+  messageId,
+  signal,
+  onEvent,
+}: {
+  sessionId: string;
+  messageId: string;
+  signal: AbortSignal;
+  onEvent: (event: TurnEvent) => void;
+}): Promise<"finished" | "lost" | "stopped"> {
+  let finished = false;
+  try {
+    const res = await request(
+      `/api/sessions/${encodeURIComponent(sessionId)}/messages/${encodeURIComponent(messageId)}/stream`,
+      { signal },
+    );
+    if (!res.body) return "lost";
+    for await (const event of readTurnEvents(res.body)) {
+      if (event.type === "done" || event.type === "error") finished = true;
+      onEvent(event);
+    }
+  } catch {
+    if (signal.aborted) return "stopped";
+  }
+  return finished ? "finished" : "lost";
+}

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const POST = route<{ id: string }>("user", async ({ req, params, user }) => {
   const input = await readJson(req, turnInputSchema);
   await limits().assertTurnAllowed(user.id);
-  const stream = await startTurn({ sessionId: params.id, userId: user.id, input, signal: req.signal });
+  const stream = await startTurn({ sessionId: params.id, userId: user.id, input });
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

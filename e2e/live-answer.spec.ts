@@ -1,0 +1,86 @@
+import type { APIRequestContext, Locator } from "@playwright/test";
+import { ChatPage, expect, test, useExtraServer } from "./fixtures";
+
+// Answers that keep going (docs/decisions/033-live-answers.md): a reload mid-answer does not stop it — the page
+// attaches to the live answer and shows it complete; a second page follows the same answer and its Stop stops it
+// for both. On a server whose offline model writes one word every 500 ms.
+
+const QUESTION = "Tell me a long story about a lighthouse keeper, the sea, the storms and the ships";
+
+type ApiMessage = { id: string; role: string; status: string; text: string };
+
+async function lastMessage(request: APIRequestContext, sessionId: string): Promise<ApiMessage> {
+  const res = await request.get(`/api/sessions/${sessionId}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { messages: ApiMessage[] }).messages.at(-1) as ApiMessage;
+}
+
+const shownLength = async (answer: Locator) =>
+  ((await answer.getByTestId("message-text").textContent()) ?? "").length;
+
+/** Sends QUESTION and waits until part of the answer is shown while it is still being written. */
+async function startAnswer(chat: ChatPage) {
+  await chat.goto();
+  await chat.submit(QUESTION);
+  const answer = chat.assistantItems.last();
+  await expect(answer.getByTestId("message-text").locator(":scope > :not(.animate-pulse)")).not.toHaveCount(
+    0,
+    {
+      timeout: 10_000,
+    },
+  );
+  await expect(answer).toHaveAttribute("data-status", "streaming");
+  return answer;
+}
+
+test.describe("answers that keep going", () => {
+  useExtraServer(Number(process.env.E2E_LIVE_PORT ?? 3231), { OFFLINE_MODEL_TOKEN_DELAY_MS: "500" });
+
+  test("a reload mid-answer does not stop it: the page follows it live to the end @pg", async ({
+    page,
+    chat,
+    user,
+  }) => {
+    void user;
+    test.setTimeout(90_000);
+    await startAnswer(chat);
+    const sessionId = chat.sessionId() as string;
+    await page.reload();
+    const answer = chat.assistantItems.last();
+    await expect(answer).toHaveAttribute("data-status", "streaming");
+    await expect(chat.stopButton).toBeVisible();
+    const during = await shownLength(answer);
+    await expect(answer).toHaveAttribute("data-status", "complete", { timeout: 45_000 });
+    const shown = await chat.lastAnswer();
+    expect(shown.length).toBeGreaterThan(during);
+    expect(shown).toMatch(/^Offline model reply to: "Tell me a long story.*\(I saw 0 earlier messages\.\)$/);
+    const stored = await lastMessage(page.request, sessionId);
+    expect(stored.status).toBe("complete");
+    expect(shown).toBe(stored.text.trim());
+  });
+
+  test("a second page follows the live answer and its Stop stops it for both @pg", async ({
+    page,
+    chat,
+    user,
+  }) => {
+    void user;
+    test.setTimeout(90_000);
+    const first = await startAnswer(chat);
+    const sessionId = chat.sessionId() as string;
+    const other = new ChatPage(await page.context().newPage());
+    await other.goto(sessionId);
+    const followed = other.assistantItems.last();
+    await expect(followed).toHaveAttribute("data-status", "streaming");
+    const before = await shownLength(followed);
+    await expect.poll(async () => await shownLength(followed), { timeout: 10_000 }).toBeGreaterThan(before);
+    await other.stopButton.click();
+    await expect(followed).toHaveAttribute("data-status", "interrupted", { timeout: 10_000 });
+    await expect(first).toHaveAttribute("data-status", "interrupted", { timeout: 10_000 });
+    const stored = await lastMessage(page.request, sessionId);
+    expect(stored.status).toBe("interrupted");
+    expect(stored.text.length).toBeGreaterThan(0);
+    expect(await other.lastAnswer()).toBe(stored.text.trim());
+    await other.page.close();
+  });
+});

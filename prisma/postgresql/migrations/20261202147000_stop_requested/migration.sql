@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ChatMessage" ADD COLUMN "stopRequestedAt" TIMESTAMP(3);
