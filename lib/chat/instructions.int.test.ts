@@ -210,7 +210,7 @@ describe(`instructions in the turn's context (${kind})`, () => {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: JSON.stringify({
-          model: "anything",
+          model: (await import("@/lib/env")).env.model,
           messages: [
             { role: "system", content: "Client system prompt." },
             { role: "user", content: "Bonjour" },

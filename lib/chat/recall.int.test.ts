@@ -300,7 +300,10 @@ describe("/v1/chat/completions", () => {
             "content-type": "application/json",
             ...(session ? { "x-recall-session": session } : {}),
           },
-          body: JSON.stringify({ model: "any", messages: [{ role: "user", content }] }),
+          body: JSON.stringify({
+            model: (await import("@/lib/env")).env.model,
+            messages: [{ role: "user", content }],
+          }),
         }),
         { params: Promise.resolve({}) },
       );

@@ -9,7 +9,7 @@ import { encodeKeyCursor, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
 import { countFactsByUserIds } from "./memories";
 import { countRowsOfSessions, type DeletedRows } from "./receipts";
-import { withTransaction } from "./transaction";
+import { CASCADE_DELETE_TIMEOUT_MS, withTransaction } from "./transaction";
 import { type SafeUser, userSelect } from "./users";
 
 // User administration. Every change runs in a serializable transaction (withTransaction retries a serialization
@@ -197,7 +197,7 @@ export async function deleteUserForAdmin({
       });
       return { userId, deleted, anonymized };
     },
-    { isolation: "serializable" },
+    { isolation: "serializable", timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
   return checkpointed(result);
 }
@@ -231,7 +231,7 @@ export async function deleteOwnAccount({ userId }: { userId: string }): Promise<
       });
       return { userId, deleted, anonymized };
     },
-    { isolation: "serializable" },
+    { isolation: "serializable", timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
   return checkpointed(result);
 }

@@ -7,7 +7,7 @@ import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
 import { countRowsOfSessions, type DeletedRows } from "./receipts";
 import { putSnapshot } from "./snapshots";
-import { inTx, withTransaction } from "./transaction";
+import { CASCADE_DELETE_TIMEOUT_MS, inTx, withTransaction } from "./transaction";
 import { siblingsOf, walkUp } from "./tree";
 import { listTurnContextEntries } from "./turn-contexts";
 
@@ -240,7 +240,7 @@ export async function unsafeDeleteSessionById({
       },
     });
     return { sessionId, deleted };
-  });
+  }, { timeout: CASCADE_DELETE_TIMEOUT_MS });
   return checkpointed(result);
 }
 

@@ -14,6 +14,12 @@ export interface TransactionOptions {
   timeout?: number;
 }
 
+/**
+ * The timeout of a cascading deletion (a conversation or an account): 100 000 messages cascade into every table
+ * that points at them (search index, embeddings, fact versions, contexts), seconds on a loaded machine.
+ */
+export const CASCADE_DELETE_TIMEOUT_MS = 120_000;
+
 /** Runs `work` in one interactive transaction on the app's client; a throw rolls all of it back. */
 export async function withTransaction<T>(
   work: (tx: Tx) => Promise<T>,
