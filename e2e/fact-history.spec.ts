@@ -64,3 +64,46 @@ test("edit a fact, see its history; set and clear its expiry", async ({ page, ch
   expect(cleared.memory.expiresAt).toBeNull();
   await expectNoAxeViolations(page);
 });
+
+test("the deletion dialog names the facts learned in the conversation; the receipt counts the same", async ({
+  page,
+  chat,
+  user: _user,
+}) => {
+  await chat.goto();
+  await chat.send(remember("I live in Lisbon"));
+  const kept = chat.sessionId();
+  await chat.goto();
+  await chat.send(remember("My favourite colour is teal"));
+  await chat.send(remember("My dog is called Rex"));
+  const doomed = chat.sessionId();
+  expect(kept && doomed && kept !== doomed).toBeTruthy();
+
+  const row = page
+    .getByTestId("session-list")
+    .locator("li")
+    .filter({ has: page.locator(`[data-delete-for="${doomed}"]`) });
+  await row.getByTestId("session-link").focus();
+  await row.getByTestId("delete-session").click();
+  const dialog = page.getByRole("dialog", { name: "Delete this conversation?" });
+  await expect(dialog.getByTestId("delete-fact-count")).toHaveText(
+    "2 long-term facts learned in it go with it (listed on the Memory page).",
+  );
+  await expectNoAxeViolations(page);
+  await dialog.getByTestId("confirm-button").click();
+  await expect(page.getByTestId("receipt-MemoryFact")).toHaveText("2");
+
+  // The other conversation's fact stays, and its own dialog names its one fact.
+  await page.goto("/memory");
+  await expect(page.getByTestId("memory-item").getByTestId("memory-text")).toHaveText(["I live in Lisbon"]);
+  await chat.goto(kept ?? "");
+  const other = page
+    .getByTestId("session-list")
+    .locator("li")
+    .filter({ has: page.locator(`[data-delete-for="${kept}"]`) });
+  await other.getByTestId("session-link").focus();
+  await other.getByTestId("delete-session").click();
+  await expect(dialog.getByTestId("delete-fact-count")).toHaveText(
+    "1 long-term fact learned in it goes with it (listed on the Memory page).",
+  );
+});

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ReceiptView } from "@/components/ui/receipt";
 import { useErrorText, useT } from "@/lib/i18n/client";
+import { DeleteBody } from "./delete-body";
 import { DrawerToggle } from "./drawer-toggle";
 import { SessionRow } from "./session-row";
 import { SidebarAccount } from "./sidebar-account";
@@ -133,7 +134,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
         <ConfirmDialog
           open={toDelete !== null}
           title={t("confirmTitle")}
-          body={t("confirmBody", { title: toDelete?.title ?? "" })}
+          body={<DeleteBody session={toDelete} />}
           confirmLabel={t("confirmLabel")}
           pending={actions.deleting}
           onConfirm={() => void actions.confirmDelete()}

@@ -295,3 +295,11 @@ export const stopAnswer = (sessionId: string, messageId: string) =>
     // A write without a JSON body is refused as cross-site (lib/security/csrf.ts).
     {},
   );
+
+/** How many long-term facts learned in the conversation its deletion removes; throws a RequestError. */
+export async function getSessionFactCount(sessionId: string): Promise<number> {
+  const body = await getJson<{ session: { factCount: number } }>(
+    `/api/sessions/${encodeURIComponent(sessionId)}?limit=1`,
+  );
+  return body.session.factCount;
+}

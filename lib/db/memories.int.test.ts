@@ -412,6 +412,16 @@ describe(`facts die with their source (${kind})`, () => {
     await db.memoryFact.update({ where: { id: teal.id }, data: { supersededById: amber.id } });
     const ids = [a.sessionId, ...a.facts.flatMap((f) => [f.id, f.sourceMessageId])];
     signedIn(owner.id);
+    // The deletion dialog's number: every fact learned there, the replaced one included, as the receipt counts.
+    const read = async (id: string) => {
+      const got = await session.GET(call("GET", `/api/sessions/${id}?limit=1`), ctx({ id }));
+      return { status: got.status, body: (await got.json()) as { session?: { factCount: number } } };
+    };
+    expect((await read(a.sessionId)).body.session?.factCount).toBe(2);
+    expect((await read(b.sessionId)).body.session?.factCount).toBe(1);
+    signedIn((await createUser()).id);
+    expect((await read(a.sessionId)).status).toBe(404);
+    signedIn(owner.id);
 
     const res = await session.DELETE(
       call("DELETE", `/api/sessions/${a.sessionId}`),
@@ -420,6 +430,7 @@ describe(`facts die with their source (${kind})`, () => {
     expect(res.status).toBe(200);
     const { receipt } = (await res.json()) as { receipt: { deleted: Record<string, number> } };
     expect(receipt.deleted).toMatchObject({ ChatSession: 1, ChatMessage: 2, MemoryFact: 2 });
+    expect((await read(b.sessionId)).body.session?.factCount).toBe(1);
 
     const after = await rowsReferring(ids);
     expect(after).toEqual(zeroEverywhere(after));

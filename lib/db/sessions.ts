@@ -85,6 +85,23 @@ export async function getSessionForUserOrThrow(
   return session;
 }
 
+/**
+ * As getSessionForUserOrThrow, with `factCount`: the long-term facts learned in it, counted in the same read, which
+ * are the rows a deletion removes with it (the deletion dialog names the number, the receipt reports it).
+ */
+export async function getSessionWithFactCountForUserOrThrow(
+  { sessionId, userId }: { sessionId: string; userId: string },
+  { tx = db }: TxOption = {},
+) {
+  const row = await tx.chatSession.findFirst({
+    where: { id: sessionId, userId },
+    select: { ...sessionSelect, _count: { select: { memoryFacts: true } } },
+  });
+  if (!row) throw notFound();
+  const { _count, ...session } = row;
+  return { ...session, factCount: _count.memoryFacts };
+}
+
 /** One page of the whole history by seq (every branch), newest page first by default, in ascending seq order. */
 export async function getMessagesBySessionId(
   {

@@ -5,6 +5,7 @@ import {
   deleteSessionForUser,
   getActivePathPage,
   getSessionForUserOrThrow,
+  getSessionWithFactCountForUserOrThrow,
   renameSessionForUser,
 } from "@/lib/db/sessions";
 import { readJson, route } from "@/lib/http";
@@ -15,11 +16,12 @@ type Params = { id: string };
 
 /**
  * The session and its active path, newest page first (`?before=<seq>`: the page above the message with
- * that seq; `limit` up to 500). Each message carries `parentId` and `siblings`.
+ * that seq; `limit` up to 500). Each message carries `parentId` and `siblings`; the session carries `factCount`,
+ * the long-term facts learned in it that a deletion removes.
  */
 export const GET = route<Params>("user", async ({ req, params, user }) => {
   const url = new URL(req.url);
-  const session = await getSessionForUserOrThrow({ sessionId: params.id, userId: user.id });
+  const session = await getSessionWithFactCountForUserOrThrow({ sessionId: params.id, userId: user.id });
   const page = await getActivePathPage({
     sessionId: session.id,
     leafId: session.activeLeafId,
