@@ -93,7 +93,7 @@ function ExportMenu({ sessionId }: { sessionId: string }) {
       {open && (
         <ul
           id={`${id}-menu`}
-          className="absolute right-0 z-20 mt-2 w-56 rounded-lg border border-zinc-200 bg-white py-1 text-sm shadow-lg"
+          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-56 rounded-lg border border-zinc-200 bg-white py-1 text-sm shadow-lg"
           onKeyDown={(e) => {
             if (e.key === "Escape") {
               e.stopPropagation();

@@ -84,7 +84,7 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
           id={`${id}-panel`}
           role="dialog"
           aria-labelledby={`${id}-title`}
-          className="absolute right-0 z-20 mt-2 w-80 space-y-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm shadow-lg"
+          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-80 space-y-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm shadow-lg"
           data-testid="memory-popover"
           onKeyDown={(e) => {
             if (e.key === "Escape") {

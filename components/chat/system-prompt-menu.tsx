@@ -83,7 +83,7 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
         <section
           id={`${id}-prompt`}
           aria-label={t("menuTitle")}
-          className="absolute right-0 z-20 mt-2 w-80 max-w-[calc(100vw-2rem)] rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
+          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-80 max-w-[calc(100vw-2rem)] rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
           data-testid="system-prompt-panel"
           onKeyDown={(e) => {
             if (e.key === "Escape") {

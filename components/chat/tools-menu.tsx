@@ -73,7 +73,7 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
         <section
           id={`${id}-tools`}
           aria-label={t("menuTitle")}
-          className="absolute right-0 z-20 mt-2 w-64 rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
+          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-64 rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
           data-testid="tools-menu-panel"
           onKeyDown={(e) => {
             if (e.key === "Escape") {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect } from "react";
 import { stopAnswer } from "@/lib/client/api";
 import { actionOfEvent, type TurnStart } from "@/lib/client/conversation-store";
 import { followAnswer, streamTurn, type TurnBody, type TurnResult } from "@/lib/client/turn-stream";
@@ -13,6 +13,12 @@ import { useChat, useShown } from "./chat-store";
  * elsewhere (…/messages/:messageId/stream); Stop and Retry. The server writes an answer until it ends or Stop is
  * pressed (decision 033): Stop asks it to (…/stop), leaving a stream only stops following.
  */
+/**
+ * The answer each running turn streams, once the server has named it, by the turn's controller: the screen's hooks
+ * (send, branches, the composer's Stop) share the controller, so Stop finds the answer whichever hook started it.
+ */
+const answers = new WeakMap<AbortController, { sessionId: string; messageId: string }>();
+
 export function useTurn() {
   const { store, abort } = useChat();
   const t = useT("chat");
@@ -20,8 +26,6 @@ export function useTurn() {
   const LOST = t("message.lost");
   const NOT_SENT = errorText({ code: "not_sent" });
   const streaming = useShown((c) => c.turn !== null);
-  /** The answer this view streams, once the server has named it. */
-  const answer = useRef<{ sessionId: string; messageId: string } | null>(null);
 
   useEffect(() => () => abort.current?.abort(), [abort]);
 
@@ -50,12 +54,11 @@ export function useTurn() {
         onEvent: (event) => {
           store.dispatch(actionOfEvent(key, event, errorText, userTempId));
           if (event.type === "meta") {
-            answer.current = { sessionId, messageId: event.assistantMessage.id };
+            answers.set(controller, { sessionId, messageId: event.assistantMessage.id });
             onAccepted?.();
           }
         },
       });
-      answer.current = null;
       if (result.kind === "accepted" && result.ending === "stopped")
         store.dispatch({ type: "done", key, status: "interrupted" });
       if (result.kind === "accepted" && result.ending === "lost")
@@ -73,7 +76,7 @@ export function useTurn() {
       const key = sessionId;
       const controller = new AbortController();
       abort.current = controller;
-      answer.current = { sessionId, messageId };
+      answers.set(controller, { sessionId, messageId });
       store.dispatch({ type: "turnStarted", key, start: { kind: "follow", of: messageId } });
       const ending = await followAnswer({
         sessionId,
@@ -81,7 +84,6 @@ export function useTurn() {
         signal: controller.signal,
         onEvent: (event) => store.dispatch(actionOfEvent(key, event, errorText)),
       });
-      answer.current = null;
       if (abort.current === controller) abort.current = null;
       store.dispatch({ type: "turnEnded", key, accepted: ending === "finished" });
       return ending === "finished";
@@ -91,7 +93,7 @@ export function useTurn() {
 
   // Before the server has named the answer there is nothing to stop there: the request itself is cancelled.
   const stop = useCallback(() => {
-    const running = answer.current;
+    const running = abort.current ? answers.get(abort.current) : undefined;
     if (!running) {
       abort.current?.abort();
       return;

@@ -82,7 +82,7 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
           id={`${id}-share`}
           role="dialog"
           aria-label={t("header.title")}
-          className="absolute right-0 z-20 mt-2 w-[min(20rem,calc(100vw-2rem))] space-y-2 rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
+          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-[min(20rem,calc(100vw-2rem))] space-y-2 rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
           onKeyDown={(e) => {
             if (e.key === "Escape") {
               e.stopPropagation();
