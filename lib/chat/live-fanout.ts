@@ -5,7 +5,7 @@ import { livePublishing, notifyLive, textNotices } from "@/lib/db/live-channel";
 // out on the live channel in batches at most FLUSH_MS apart, one NOTIFY after the other, then its end.
 
 /** How long deltas are gathered into one NOTIFY (the issue allows batches up to 250 ms). */
-const FLUSH_MS = 50;
+const FLUSH_MS = 100;
 
 export interface LivePublisher {
   /** `text` was appended at `offset` of the answer's text. */
