@@ -146,7 +146,7 @@ describe("answers that keep going", () => {
     expect(row.status).toBe("interrupted");
   });
 
-  it("follows an answer written by another instance from its stored draft until it ends", async () => {
+  it("without the live channel (SQLite, no LISTEN) follows an answer written elsewhere from its stored draft", async () => {
     const app = await slowApp(0);
     const { userId, sessionId } = await createUserWithSession(app.db);
     await app.db.chatSession.update({
@@ -166,7 +166,8 @@ describe("answers that keep going", () => {
         status: "streaming",
       },
     });
-    const events = drain(await app.live.resumeAnswer({ sessionId, messageId: answer.id, userId }));
+    const args = { sessionId, messageId: answer.id, userId };
+    const events = drain(app.live.followStored(args, await app.live.storedAnswer(args), null));
     await sleep(400);
     await app.db.chatMessage.update({ where: { id: answer.id }, data: { text: "Once upon" } });
     await sleep(400);

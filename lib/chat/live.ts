@@ -1,13 +1,14 @@
 import "server-only";
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   getAnswerForUser,
   listStopRequests,
   requestAnswerStop,
   type StoredAnswer,
 } from "@/lib/db/live-answers";
+import { type LiveListener, type LiveNotice, liveListener } from "@/lib/db/live-channel";
 import { AppError } from "@/lib/errors";
 import { eventStream } from "./event-stream";
+import { type LivePublisher, livePublisher } from "./live-fanout";
 import type { TurnEvent } from "./sse";
 
 // Answers that keep going (docs/decisions/033-live-answers.md): a web turn runs detached from the request that
@@ -24,10 +25,16 @@ interface LiveAnswer {
   followers: Set<(event: TurnEvent | null) => void>;
   ended: boolean;
   startedAt: Date;
+  /** Announces the text to followers on other instances (PostgreSQL); null on SQLite or after a tool step. */
+  publisher: LivePublisher | null;
+  /** Length of the text announced so far: the offset of the next delta. */
+  announced: number;
 }
 
 /** How often a follower of an answer written by another instance reads the stored draft. */
 const LIVE_POLL_MS = 250;
+/** …while the live channel brings the text: the stored row is read only for its end or a lost lease. */
+const LISTENING_POLL_MS = 1000;
 
 const KEY = Symbol.for("recall.liveAnswers");
 type Registry = Map<string, LiveAnswer>;
@@ -82,6 +89,14 @@ async function pump(live: LiveAnswer, events: AsyncIterable<TurnEvent>) {
         live.messageId = event.assistantMessage.id;
         registry.set(live.messageId, live);
         watchStops();
+        live.publisher = livePublisher(live.messageId);
+      } else if (event.type === "delta") {
+        live.publisher?.push(live.announced, event.text);
+        live.announced += event.text.length;
+      } else if (event.type === "tool_call" && live.publisher) {
+        // After a tool step the stored draft starts again: followers elsewhere go back to reading it.
+        live.publisher.end();
+        live.publisher = null;
       }
       record(live, event);
     }
@@ -90,6 +105,7 @@ async function pump(live: LiveAnswer, events: AsyncIterable<TurnEvent>) {
     record(live, { type: "error", code: "internal_error", message: "The answer could not be finished." });
   } finally {
     live.ended = true;
+    live.publisher?.end();
     if (live.messageId && registry.get(live.messageId) === live) registry.delete(live.messageId);
     watchStops();
     for (const follow of live.followers) follow(null);
@@ -140,6 +156,8 @@ export async function startLiveTurn(
     followers: new Set(),
     ended: false,
     startedAt,
+    publisher: null,
+    announced: 0,
   };
   const stream = follow(live);
   void pump(live, events);
@@ -207,25 +225,85 @@ export async function resumeAnswer(args: {
 }): Promise<ReadableStream<Uint8Array>> {
   const live = localAnswer(args.sessionId, args.messageId, args.userId);
   if (live) return follow(live);
-  const first = await getAnswerForUser(args);
-  if (!first) throw notFound();
+  return followStored(args, await storedAnswer(args));
+}
+
+type AnswerArgs = { sessionId: string; messageId: string; userId: string };
+
+/**
+ * The stored answer of the user's; not_found (404) otherwise.
+ * @public (the live tests play another instance with it)
+ */
+export async function storedAnswer(args: AnswerArgs): Promise<StoredAnswer> {
+  const stored = await getAnswerForUser(args);
+  if (!stored) throw notFound();
+  return stored;
+}
+
+/**
+ * Follows an answer written by another instance from `first`, what was stored of it: its text then comes from the
+ * live channel (PostgreSQL), each piece placed at its offset, or from the stored draft read every LIVE_POLL_MS
+ * (SQLite, no LISTEN, a piece missed); the stored row says when it ends.
+ * @public (the live tests follow as another instance would, with their own listener)
+ */
+export function followStored(
+  args: AnswerArgs,
+  first: StoredAnswer,
+  listener: LiveListener | null = liveListener(),
+): ReadableStream<Uint8Array> {
   return eventStream(async (send, clientGone) => {
-    let current: StoredAnswer | null = first;
     let sent = "";
-    while (current) {
-      if (current.text.startsWith(sent) && current.text.length > sent.length) {
-        send({ type: "delta", text: current.text.slice(sent.length) });
-        sent = current.text;
+    let pieces: { o: number; t: string }[] = [];
+    let announcing = true;
+    let wake = () => {};
+    const advance = () => {
+      for (let piece = pieces.find((p) => p.o <= sent.length && p.o + p.t.length > sent.length); piece; ) {
+        const text = piece.t.slice(sent.length - piece.o);
+        send({ type: "delta", text });
+        sent += text;
+        piece = pieces.find((p) => p.o <= sent.length && p.o + p.t.length > sent.length);
       }
-      if (current.status !== "streaming" || !current.leaseHeld) {
-        send(endOf(current));
-        return;
+      pieces = pieces.filter((p) => p.o + p.t.length > sent.length);
+    };
+    const unsubscribe = listener?.subscribe(args.messageId, (notice: LiveNotice) => {
+      if ("end" in notice) {
+        announcing = false;
+        wake();
+      } else {
+        pieces.push(notice);
+        advance();
       }
-      await sleep(LIVE_POLL_MS);
-      if (clientGone.aborted) return;
-      // Finished here meanwhile (a turn begun after this stream) or elsewhere: the stored row says.
-      current = await getAnswerForUser(args).catch(() => current);
+    });
+    clientGone.addEventListener("abort", () => wake(), { once: true });
+    try {
+      let current: StoredAnswer | null = first;
+      while (current) {
+        if (current.text.startsWith(sent) && current.text.length > sent.length) {
+          send({ type: "delta", text: current.text.slice(sent.length) });
+          sent = current.text;
+        }
+        advance();
+        if (current.status !== "streaming" || !current.leaseHeld) {
+          send(endOf(current));
+          return;
+        }
+        // Pieces waiting for text before them (this stream began after they were sent): the draft fills the gap.
+        const ms =
+          listener?.listening && announcing && pieces.length === 0 ? LISTENING_POLL_MS : LIVE_POLL_MS;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        if (clientGone.aborted) return;
+        // Finished here meanwhile (a turn begun after this stream) or elsewhere: the stored row says.
+        current = await getAnswerForUser(args).catch(() => current);
+      }
+      send({ type: "error", code: "not_found", message: "This conversation was deleted while answering." });
+    } finally {
+      unsubscribe?.();
     }
-    send({ type: "error", code: "not_found", message: "This conversation was deleted while answering." });
   });
 }
