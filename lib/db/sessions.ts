@@ -238,26 +238,29 @@ export async function unsafeDeleteSessionById({
   reason?: string;
   onlyIfIdleBefore?: Date;
 }): Promise<DeletionReceipt> {
-  const result = await withTransaction(async (tx) => {
-    const rows = await countRowsOfSessions({ sessionId }, { tx });
-    const idle = onlyIfIdleBefore && {
-      updatedAt: { lt: onlyIfIdleBefore },
-      OR: [{ leaseUntil: null }, { leaseUntil: { lte: new Date() } }],
-    };
-    const { count } = await tx.chatSession.deleteMany({ where: { id: sessionId, ...idle } });
-    if (count === 0) throw notFound();
-    const deleted: DeletedRows = { ChatSession: count, ...rows };
-    await tx.auditLog.create({
-      data: {
-        actorId,
-        action: "session.delete",
-        targetType: "ChatSession",
-        targetId: sessionId,
-        details: reason ? { ...deleted, reason } : deleted,
-      },
-    });
-    return { sessionId, deleted };
-  }, { timeout: CASCADE_DELETE_TIMEOUT_MS });
+  const result = await withTransaction(
+    async (tx) => {
+      const rows = await countRowsOfSessions({ sessionId }, { tx });
+      const idle = onlyIfIdleBefore && {
+        updatedAt: { lt: onlyIfIdleBefore },
+        OR: [{ leaseUntil: null }, { leaseUntil: { lte: new Date() } }],
+      };
+      const { count } = await tx.chatSession.deleteMany({ where: { id: sessionId, ...idle } });
+      if (count === 0) throw notFound();
+      const deleted: DeletedRows = { ChatSession: count, ...rows };
+      await tx.auditLog.create({
+        data: {
+          actorId,
+          action: "session.delete",
+          targetType: "ChatSession",
+          targetId: sessionId,
+          details: reason ? { ...deleted, reason } : deleted,
+        },
+      });
+      return { sessionId, deleted };
+    },
+    { timeout: CASCADE_DELETE_TIMEOUT_MS },
+  );
   return checkpointed(result);
 }
 
