@@ -339,8 +339,12 @@ describe(`recall candidates: what a recall reads (${kind})`, () => {
   it("reads ChatMessage only by key, in a one-path and in a branched conversation, with scope all", async () => {
     const user = await createUser();
     const w = word();
-    const linear = await longConversation(user.id, 1500, w);
-    const branched = await longConversation(user.id, 1500, w, 40);
+    // Long enough that reading the whole conversation is never the planner's cheapest choice (at 1 500 messages in
+    // a small table, PostgreSQL sometimes preferred a prefix scan of the session to 30 key lookups), and longer than
+    // the walk's bound (MAX_WALK, 4 000 steps), so that the walk alone never reads as much as a full scan.
+    const n = 6000;
+    const linear = await longConversation(user.id, n, w);
+    const branched = await longConversation(user.id, n, w, 40);
     expect((await db.chatSession.findUniqueOrThrow({ where: { id: branched.id } })).forks).toBeGreaterThan(0);
     if (kind === "postgresql") await db.$executeRawUnsafe(`ANALYZE "ChatMessage"`);
     const { client, statements } = loggingClient(env.DATABASE_URL);
@@ -349,7 +353,7 @@ describe(`recall candidates: what a recall reads (${kind})`, () => {
         for (const scope of ["conversation", "all"] as const) {
           statements.length = 0;
           const hits = await recallCandidates(
-            { userId: user.id, sessionId, scope, question: `${w} note`, leafSeq: 1500, limit: 10 },
+            { userId: user.id, sessionId, scope, question: `${w} note`, leafSeq: n, limit: 10 },
             { tx: client as unknown as Tx },
           );
           expect(hits.length).toBe(10);
@@ -385,8 +389,8 @@ describe(`recall candidates: what a recall reads (${kind})`, () => {
                   (n["Rows Removed by Filter"] ?? 0),
                 0,
               );
-              // The pool, its neighbours, or the walked path: never the conversation's 1500 × 2.
-              expect(rows, query).toBeLessThan(1500);
+              // The pool, its neighbours, or the walked path: never the whole conversation.
+              expect(rows, query).toBeLessThan(n);
             }
           }
         }
