@@ -116,6 +116,46 @@ describe(`recall candidates (${kind})`, () => {
     expect(seqs(hits).sort()).toEqual([1, 2, 3, 4]);
   });
 
+  it("finds an early message holding all the words when each word alone has hundreds of later matches", async () => {
+    const user = await createUser();
+    const [a, b] = [word(), word()];
+    // Message 1 holds both words; then 1 200 messages hold one of them each, more than any slot reads from one end.
+    const texts = [
+      `the ${a} with the ${b}`,
+      ...Array.from({ length: 1200 }, (_, i) => `${i % 2 ? a : b} item ${i}`),
+    ];
+    const session = await db.chatSession.create({
+      data: { userId: user.id, title: "Long", lastSeq: texts.length + 1 },
+    });
+    const rows = [...texts, "question"].map((text, i) => ({
+      id: randomUUID(),
+      sessionId: session.id,
+      seq: i + 1,
+      role: "user" as Role,
+      text,
+      createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+    }));
+    rows.forEach((r, i) => Object.assign(r, { parentId: i === 0 ? null : rows[i - 1]?.id }));
+    await db.chatMessage.createMany({ data: rows });
+    await db.$transaction((tx) =>
+      indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+    );
+    const last = rows.at(-1) as (typeof rows)[number];
+    await db.chatSession.update({
+      where: { id: session.id },
+      data: { activeLeafId: last.id, activeLeafSeq: last.seq },
+    });
+    const hits = await recallCandidates({
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation",
+      question: `${a} ${b}`,
+      leafSeq: last.seq,
+      limit: 10,
+    });
+    expect(seqs(hits)[0]).toBe(1);
+  });
+
   it("never returns the current question, the excluded seqs, or messages before the clear-memory boundary", async () => {
     const user = await createUser();
     const w = word();

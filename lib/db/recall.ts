@@ -421,10 +421,11 @@ const MAX_SLOT_ROWS = 400;
 
 /**
  * SQLite: the POOL best documents by the question's slots, each with its score. Every slot reads only its most
- * recent matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY rank` would score
- * every match, and bm25's term statistics read each term's whole doclist, so its cost grew with the index). A
- * slot's weight is its rarity among the scope's documents: exact when it returned fewer rows than it may, otherwise
- * taken as half the conversation. A document scores the weights of the slots it holds; ties go to the newer.
+ * recent and its earliest matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY
+ * rank` would score every match, and bm25's term statistics read each term's whole doclist, so its cost grew with
+ * the index). Both ends, because a fact is often stated early and its later mentions are the distractors. A slot's
+ * weight is its rarity among the scope's documents: exact when the two ends did not fill up, otherwise taken as half
+ * the conversation. A document scores the weights of the slots it holds.
  */
 async function slotPool(
   client: Client,
@@ -434,21 +435,22 @@ async function slotPool(
 ): Promise<Map<number, number>> {
   if (slots.length === 0) return new Map();
   const per = Math.min(MAX_SLOT_ROWS, Math.max(MIN_SLOT_ROWS, Math.floor(SLOT_ROWS / slots.length)));
+  const half = Math.ceil(per / 2);
+  const end = (k: number, order: "DESC" | "ASC") =>
+    `SELECT * FROM (SELECT ${k} AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`;
   const rows = await client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
-    slots
-      .map(
-        (_, k) =>
-          `SELECT * FROM (SELECT ${k} AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid DESC LIMIT ${per})`,
-      )
-      .join(" UNION ALL "),
-    ...slots.map((slot) => `${scope} AND body : (${slot.fts})`),
+    slots.map((_, k) => `${end(k, "DESC")} UNION ALL ${end(k, "ASC")}`).join(" UNION ALL "),
+    ...slots.flatMap((slot) => {
+      const match = `${scope} AND body : (${slot.fts})`;
+      return [match, match];
+    }),
   );
-  const bySlot = slots.map(() => [] as number[]);
-  for (const r of rows) if (Number.isSafeInteger(Number(r.id))) bySlot[Number(r.k)]?.push(Number(r.id));
-  const n = Math.max(leafSeq, 2 * per, ...bySlot.map((ids) => 4 * ids.length));
+  const bySlot = slots.map(() => new Set<number>());
+  for (const r of rows) if (Number.isSafeInteger(Number(r.id))) bySlot[Number(r.k)]?.add(Number(r.id));
+  const n = Math.max(leafSeq, 4 * half, ...bySlot.map((ids) => 4 * ids.size));
   const scores = new Map<number, number>();
   for (const [k, ids] of bySlot.entries()) {
-    const df = ids.length < per ? ids.length : Math.max(per, n / 2);
+    const df = ids.size < 2 * half ? ids.size : Math.max(2 * half, n / 2);
     const weight = (slots[k]?.weight ?? 1) * Math.log(1 + (n + 1) / (df + 0.5));
     for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + weight);
   }
