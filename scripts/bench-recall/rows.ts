@@ -50,6 +50,8 @@ export interface Outcome {
   inSummaryRange: number;
   tokens: number;
   ms: number;
+  /** The seqs the context's recalled section held (for --misses). */
+  recalled: number[];
 }
 
 export interface RowResult {
@@ -170,7 +172,37 @@ async function ask(
     inSummaryRange: seqs.filter((s) => !present(s) && covered(s)).length,
     tokens: data.context.tokenEstimate,
     ms,
+    recalled: data.context.entries.flatMap((e) =>
+      e.source === "recalled" && e.seq !== undefined ? [e.seq] : [],
+    ),
   };
+}
+
+/** A question whose evidence did not all reach the context, with the texts involved (--misses). */
+export interface Miss {
+  row: string;
+  question: GeneratedQuestion;
+  evidence: string[];
+  recalled: string[];
+}
+
+export function missesOf(result: RowResult, convs: GeneratedConversation[]): Miss[] {
+  const bySeq = new Map(
+    convs.flatMap((c) => c.messages.map((m) => [`${c.title}#${m.seq}`, m.text] as const)),
+  );
+  const titleOf = new Map(convs.flatMap((c) => c.questions.map((q) => [q.id, c.title] as const)));
+  return result.outcomes
+    .filter((o) => o.found < o.question.evidence.length)
+    .map((o) => {
+      const title = titleOf.get(o.question.id) ?? "";
+      const text = (seq: number) => `#${seq} ${bySeq.get(`${title}#${seq}`) ?? "?"}`;
+      return {
+        row: result.row.id,
+        question: o.question,
+        evidence: o.question.evidence.map((id) => text(Number(id.slice(1)))),
+        recalled: o.recalled.map(text),
+      };
+    });
 }
 
 export async function runRow(baseUrl: string, row: Row, convs: GeneratedConversation[]): Promise<RowResult> {

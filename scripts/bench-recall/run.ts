@@ -9,9 +9,9 @@ import { withDatabase } from "../lib/database-url";
 import { dropDatabase, migrateDatabase } from "../lib/migrate";
 import { baselineHits } from "./baseline";
 import { FULL_OPTIONS, generate, QUICK_OPTIONS } from "./generate";
-import { pct, ROWS, type RowResult, runRow, summarize } from "./rows";
+import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } from "./rows";
 
-// npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file]
+// npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file] [--misses file]
 //
 // How much of what answers a question reaches the model's context. Generated conversations (./generate.ts) are
 // imported through POST /api/import, each question is asked through the real turn API as a new branch after the
@@ -30,6 +30,7 @@ const quick = args.includes("--quick");
 const dbKind = option("db") ?? "sqlite";
 const only = option("only")?.split(",");
 const jsonOut = option("json");
+const missesOut = option("misses");
 const log = (m: string) => console.log(`[bench:recall] ${m}`);
 
 async function main() {
@@ -154,6 +155,11 @@ async function main() {
         2,
       ),
     );
+  }
+  if (missesOut) {
+    const misses: Miss[] = available.flatMap((r) => missesOf(r, convs));
+    writeFileSync(missesOut, JSON.stringify(misses, null, 2));
+    log(`${misses.length} questions without all their evidence written to ${missesOut}`);
   }
   // The run itself must hold: every available row asked every question.
   const broken = results.filter((r) => !r.unavailable && r.outcomes.length !== questions);
