@@ -24,6 +24,13 @@ export const WINDOW_SIZE = 2;
 /** A third server with the scripted test model (OFFLINE_MODEL=scripted): the specs that assert on memory use it. */
 export const SCRIPTED_PORT = port("E2E_SCRIPTED_PORT", 3219);
 
+/** A server of e2e/sso.spec.ts's own, configured for single sign-on against the test provider below. */
+export const SSO_PORT = port("E2E_SSO_PORT", 3241);
+/** The test OpenID Connect provider (scripts/e2e-oidc.ts) the SSO server signs in with. */
+export const OIDC_PORT = port("E2E_OIDC_PORT", 3242);
+/** The test provider's one client: the SSO server's OIDC_CLIENT_ID and OIDC_CLIENT_SECRET. */
+export const OIDC_TEST_CLIENT = { id: "recall-e2e", secret: "recall-e2e-client-secret-0123456789" } as const;
+
 /**
  * `next start`'s arguments for every test server. Idle keep-alive sockets stay open two minutes: with Node's
  * default of 5 s, a client that reused a socket just as the server closed it got "socket hang up (ECONNRESET)".
@@ -42,3 +49,5 @@ export const startArgs = (port: number) => [
 export const MAIN_URL = `http://127.0.0.1:${MAIN_PORT}`;
 export const WINDOW_URL = `http://127.0.0.1:${WINDOW_PORT}`;
 export const SCRIPTED_URL = `http://127.0.0.1:${SCRIPTED_PORT}`;
+export const SSO_URL = `http://127.0.0.1:${SSO_PORT}`;
+export const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;

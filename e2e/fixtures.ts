@@ -316,7 +316,8 @@ export class AuthPage {
     await this.page.goto("/login");
     await this.email.fill(creds.email);
     await this.password.fill(creds.password);
-    await this.page.getByRole("button", { name: "Sign in" }).click();
+    // Exact: a server with single sign-on also has "Sign in with <provider>".
+    await this.page.getByRole("button", { name: "Sign in", exact: true }).click();
   }
 
   /** Fills and submits the registration form (which signs the new user in). */

@@ -108,6 +108,14 @@ const schema = z.object({
   REGISTRATION: z
     .enum(["open", "closed", "invite"], { message: "must be open, closed or invite" })
     .default("open"),
+  // Single sign-on with an OpenID Connect provider (docs/decisions/035-oidc.md): all three or none. OIDC_NAME is
+  // the provider's name on the sign-in page ("Sign in with <name>").
+  OIDC_ISSUER: z
+    .url({ protocol: /^https?$/, message: "must be an http(s) URL (the provider's issuer)" })
+    .optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(40, "must be at most 40 characters").default("SSO"),
   RATE_LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: positiveInt.max(10_000).default(10),
   RATE_LIMIT_SIGNIN_FAILURES_PER_IP: positiveInt.max(100_000).default(100),
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: positiveInt.max(100_000).default(10),
@@ -160,7 +168,20 @@ const schema = z.object({
     }),
 });
 
-export type Env = z.infer<typeof schema> & { AUTH_SECRET: string; offlineModel: boolean; model: string };
+/** The OpenID Connect provider users may sign in with, when OIDC_* is configured. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  name: string;
+}
+
+export type Env = z.infer<typeof schema> & {
+  AUTH_SECRET: string;
+  offlineModel: boolean;
+  model: string;
+  oidc: OidcConfig | null;
+};
 
 export class EnvError extends Error {
   constructor(readonly issues: string[]) {
@@ -185,17 +206,54 @@ function readOrCreateSecret(file: string): string {
   }
 }
 
+const OIDC_VARS = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+
+/**
+ * OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: all three or none (a partial setup is a startup error, not a
+ * sign-in button that fails). The provider sends users back to <NEXTAUTH_URL>/api/auth/callback/oidc, so next-auth
+ * must know the app's address: NEXTAUTH_URL, or AUTH_TRUST_HOST behind a proxy that sets the Host header.
+ */
+function oidcConfig(e: z.infer<typeof schema>, raw: Record<string, string>): OidcConfig | null {
+  const set = OIDC_VARS.filter((name) => e[name] !== undefined);
+  if (set.length === 0) return null;
+  if (set.length < OIDC_VARS.length) {
+    const missing = OIDC_VARS.filter((name) => e[name] === undefined);
+    throw new EnvError(
+      missing.map(
+        (name) => `${name}: must be set with ${set.join(" and ")} (single sign-on needs all three)`,
+      ),
+    );
+  }
+  if (!e.NEXTAUTH_URL && !raw.AUTH_TRUST_HOST) {
+    throw new EnvError([
+      "NEXTAUTH_URL: must be set with OIDC_ISSUER (the provider sends users back to <NEXTAUTH_URL>/api/auth/callback/oidc)",
+    ]);
+  }
+  return {
+    issuer: e.OIDC_ISSUER as string,
+    clientId: e.OIDC_CLIENT_ID as string,
+    clientSecret: e.OIDC_CLIENT_SECRET as string,
+    name: e.OIDC_NAME,
+  };
+}
+
 /** Parses a raw environment; empty strings count as unset. Throws EnvError naming every bad variable. */
 export function parseEnv(raw: Record<string, string | undefined>): Env {
-  const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ""));
+  const cleaned = Object.fromEntries(
+    Object.entries(raw).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "",
+    ),
+  );
   const result = schema.safeParse(cleaned);
   if (!result.success) {
     throw new EnvError(result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   const e = result.data;
   const offlineModel = !e.OPENAI_API_KEY;
+  const oidc = oidcConfig(e, cleaned);
   return {
     ...e,
+    oidc,
     AUTH_SECRET: e.AUTH_SECRET ?? readOrCreateSecret(e.AUTH_SECRET_FILE),
     offlineModel,
     model:

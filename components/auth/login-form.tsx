@@ -10,7 +10,7 @@ import { useT } from "@/lib/i18n/client";
 import { FormError } from "./auth-card";
 
 // Only same-origin paths: a callbackUrl must never send the user to another site.
-function safeCallback(raw: string | null): string {
+export function safeCallback(raw: string | null): string {
   if (!raw) return "/";
   try {
     const url = new URL(raw, window.location.origin);
@@ -20,10 +20,19 @@ function safeCallback(raw: string | null): string {
   }
 }
 
-export function LoginForm({ callbackUrl }: { callbackUrl: string | null }) {
+export function LoginForm({
+  callbackUrl,
+  errorCode = null,
+}: {
+  callbackUrl: string | null;
+  /** Why a provider sign-in came back here (`?error=`): our codes by name, next-auth's as "failed". */
+  errorCode?: string | null;
+}) {
   const t = useT("auth");
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() =>
+    errorCode ? t.dynamic(`signIn.errors.${errorCode}`, t("signIn.errors.sso_failed")) : null,
+  );
   const [pending, setPending] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);

@@ -13,8 +13,10 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { limits } from "@/lib/rate-limit";
 import { clientIp } from "@/lib/security/client-ip";
+import { OIDC_PROVIDER_ID, type OidcClaims, oidcProvider } from "./oidc";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { credentialsSchema } from "./schemas";
+import { resolveSsoUser, SSO_ERRORS, SsoError, ssoSessionUser } from "./sso";
 
 // Error strings the login page turns into messages; never the password, never which part was wrong, never a
 // database's error text.
@@ -77,10 +79,17 @@ async function checkCredentials(raw: unknown, ip: string) {
   };
 }
 
+const oidc = oidcProvider(env.oidc);
+
+/** Where a refused single sign-on lands: the sign-in page, saying why. */
+const ssoRefused = (e: unknown) => `/login?error=${e instanceof SsoError ? e.code : SSO_ERRORS.failed}`;
+
 export const authOptions: NextAuthOptions = {
   secret: env.AUTH_SECRET,
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
-  pages: { signIn: "/login" },
+  // A failed provider sign-in (the provider refused, a bad callback) comes back to the sign-in page with next-auth's
+  // code, which the page shows as "sign-in with the provider failed".
+  pages: { signIn: "/login", error: "/login" },
   logger: {
     // next-auth logs failed credentials at error level with the thrown message; that is expected traffic.
     error(code, metadata) {
@@ -109,13 +118,35 @@ export const authOptions: NextAuthOptions = {
         }
       },
     }),
+    ...(oidc ? [oidc] : []),
   ],
   callbacks: {
-    async jwt({ token, user }) {
+    // Single sign-on: the provider's user gets the linked account, the one with the same verified e-mail (linked
+    // now) or a new one when registration is open (lib/auth/sso.ts); otherwise back to the sign-in page with a code.
+    async signIn({ account, profile }) {
+      if (account?.provider !== OIDC_PROVIDER_ID || !env.oidc) return true;
+      try {
+        await resolveSsoUser(profile as OidcClaims, { issuer: env.oidc.issuer, mode: env.REGISTRATION });
+        return true;
+      } catch (e) {
+        return ssoRefused(e);
+      }
+    },
+    async jwt({ token, user, account, profile }) {
       if (user) {
-        token.uid = user.id;
-        token.role = user.role;
-        token.ver = user.tokenVersion ?? 0;
+        // A provider's user: the account signIn resolved, read again by its identity (and refused if it was
+        // disabled meanwhile). The token then carries what a password sign-in's does, so every revocation rule
+        // (sign-out, sign out everywhere, password change, disabling) applies to it alike.
+        const who =
+          account?.provider === OIDC_PROVIDER_ID && env.oidc
+            ? await ssoSessionUser(profile as OidcClaims, env.oidc.issuer)
+            : user;
+        token.uid = who.id;
+        token.sub = who.id;
+        token.name = who.name;
+        token.email = who.email;
+        token.role = who.role;
+        token.ver = who.tokenVersion ?? 0;
         token.sid = randomUUID();
         return token;
       }
