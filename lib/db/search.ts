@@ -12,6 +12,7 @@ import { indexTerms, pgLexeme, pgOwnerLexeme, pgTermsVector } from "@/lib/search
 import { databaseKind, db, type Tx, type TxOption } from "./client";
 import { decodeOffsetCursor, encodeOffsetCursor } from "./cursor";
 import { inTx } from "./transaction";
+import { siblingsOf } from "./tree";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
 // (CJK → bigrams) and stored in the database's own engine: SQLite FTS5 (table SearchFts, bm25) or a PostgreSQL
@@ -204,6 +205,10 @@ export interface SearchResult {
   /** The original text around the first match, HTML-escaped, matches wrapped in <mark>…</mark>. */
   snippet: string;
   createdAt: string;
+  /** Who said it. */
+  role: SearchableRole;
+  /** Its place among the versions at its point of the conversation (1-based), or null when it has none beside it. */
+  version: { index: number; count: number } | null;
 }
 
 export interface SearchPage {
@@ -217,6 +222,8 @@ type Hit = {
   createdAt: Date | string;
   text: string;
   title: string;
+  role: string;
+  parentId: string | null;
   score: number | string;
 };
 
@@ -228,6 +235,8 @@ export interface RankedHit {
   sessionId: string;
   title: string;
   text: string;
+  role: string;
+  parentId: string | null;
   createdAt: Date;
   /**
    * The share of the question's content terms the message has (+1 when it has all), then the engine's score scaled
@@ -256,7 +265,7 @@ async function rankMessagesForUser(
       `WITH hits AS (
          SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
        )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", -hits.rank AS score
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", -hits.rank AS score
        FROM hits
        JOIN "SearchDoc" d ON d."id" = hits.id
        JOIN "ChatMessage" m ON m."id" = d."messageId"
@@ -278,7 +287,7 @@ async function rankMessagesForUser(
          WHERE d."terms" @@ ($2::tsquery && ($1::tsquery)) AND d."userId" = $3
          ORDER BY score DESC, d."id" DESC LIMIT $4
        )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", hits.score
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", hits.score
        FROM hits
        JOIN "SearchDoc" d ON d."id" = hits."id"
        JOIN "ChatMessage" m ON m."id" = d."messageId"
@@ -301,6 +310,8 @@ async function rankMessagesForUser(
         sessionId: r.sessionId,
         title: r.title,
         text: r.text,
+        role: String(r.role),
+        parentId: r.parentId,
         createdAt: new Date(r.createdAt),
         // The share of terms decides; the engine's score (scaled below one step of the share) orders within it.
         score:
@@ -308,6 +319,27 @@ async function rankMessagesForUser(
       };
     })
     .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime());
+}
+
+/** The versions beside each hit of a page (one read of its parents' children per conversation on the page). */
+async function versionsOf(
+  hits: RankedHit[],
+  { tx }: TxOption,
+): Promise<Map<string, { index: number; count: number }>> {
+  const bySession = new Map<string, RankedHit[]>();
+  for (const h of hits) bySession.set(h.sessionId, [...(bySession.get(h.sessionId) ?? []), h]);
+  const found = await Promise.all(
+    [...bySession].map(([sessionId, messages]) =>
+      siblingsOf(
+        { sessionId, messages: messages.map((m) => ({ id: m.messageId, parentId: m.parentId })) },
+        { tx },
+      ),
+    ),
+  );
+  const versions = new Map<string, { index: number; count: number }>();
+  for (const map of found)
+    for (const [id, s] of map) if (s.count > 1) versions.set(id, { index: s.index + 1, count: s.count });
+  return versions;
 }
 
 /**
@@ -331,6 +363,7 @@ export async function searchMessagesForUser(
   const page = ranked.slice(offset, offset + limit);
   const next = offset + limit;
   const marks = questionMarks(q);
+  const versions = await versionsOf(page, { tx });
   return {
     results: page.map((r) => ({
       sessionId: r.sessionId,
@@ -338,6 +371,8 @@ export async function searchMessagesForUser(
       title: r.title,
       snippet: buildSnippet(r.text, marks),
       createdAt: r.createdAt.toISOString(),
+      role: r.role === "assistant" ? "assistant" : "user",
+      version: versions.get(r.messageId) ?? null,
     })),
     nextCursor: ranked.length > next && next <= SEARCH_MAX_OFFSET ? encodeOffsetCursor(next) : null,
   };
