@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 
-// Issue 25's smaller items that only a browser shows: the chat header on a phone, and the memory popover's focus
-// after Save.
+// Issue 25's smaller items that only a browser shows: the chat header on a phone, the memory popover's focus
+// after Save, and who said a search result.
 
 test("on a 390 px phone the chat header is one line; the rest is behind ⋯, which Escape closes", async ({
   page,
@@ -48,4 +48,18 @@ test("after Save the memory popover keeps the focus, Escape closes it; Summary s
   await chat.page.keyboard.press("Escape");
   await expect(chat.memory.popover).toBeHidden();
   await expect(chat.memory.trigger).toBeFocused();
+});
+
+test("a search result says who said it", async ({ page, chat, user }) => {
+  void user;
+  const word = `quillwort${Date.now().toString(36)}`;
+  await chat.goto();
+  await chat.send(`Tell me about ${word}, please.`);
+  await chat.input.focus();
+  await page.keyboard.press("Control+k");
+  await page.getByTestId("search-input").fill(word);
+  const result = page.getByTestId("search-result").first();
+  await expect(result).toBeVisible();
+  await expect(page.getByTestId("search-result-by")).not.toHaveCount(0);
+  await expect(page.getByTestId("search-result-by").first()).toHaveText(/^(You|Assistant):\s*$/);
 });

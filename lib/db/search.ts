@@ -12,7 +12,6 @@ import { indexTerms, pgLexeme, pgOwnerLexeme, pgTermsVector } from "@/lib/search
 import { databaseKind, db, type Tx, type TxOption } from "./client";
 import { decodeOffsetCursor, encodeOffsetCursor } from "./cursor";
 import { inTx } from "./transaction";
-import { siblingsOf } from "./tree";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
 // (CJK → bigrams) and stored in the database's own engine: SQLite FTS5 (table SearchFts, bm25) or a PostgreSQL
@@ -321,24 +320,32 @@ async function rankMessagesForUser(
     .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime());
 }
 
-/** The versions beside each hit of a page (one read of its parents' children per conversation on the page). */
+/**
+ * The versions beside each hit of a page: the children of its parent (roots are versions of each other), by seq,
+ * in one read (index (sessionId, parentId, seq)). Here rather than lib/db/tree.ts, which is server-only and this
+ * module also serves the setup script's indexing.
+ */
 async function versionsOf(
   hits: RankedHit[],
-  { tx }: TxOption,
+  { tx = db }: TxOption,
 ): Promise<Map<string, { index: number; count: number }>> {
-  const bySession = new Map<string, RankedHit[]>();
-  for (const h of hits) bySession.set(h.sessionId, [...(bySession.get(h.sessionId) ?? []), h]);
-  const found = await Promise.all(
-    [...bySession].map(([sessionId, messages]) =>
-      siblingsOf(
-        { sessionId, messages: messages.map((m) => ({ id: m.messageId, parentId: m.parentId })) },
-        { tx },
-      ),
-    ),
-  );
+  if (hits.length === 0) return new Map();
+  const children = await tx.chatMessage.findMany({
+    where: { OR: hits.map((h) => ({ sessionId: h.sessionId, parentId: h.parentId })) },
+    orderBy: { seq: "asc" },
+    select: { id: true, sessionId: true, parentId: true },
+  });
+  const point = (sessionId: string, parentId: string | null) => `${sessionId}/${parentId ?? ""}`;
+  const byPoint = new Map<string, string[]>();
+  for (const c of children) {
+    const key = point(c.sessionId, c.parentId);
+    byPoint.set(key, [...(byPoint.get(key) ?? []), c.id]);
+  }
   const versions = new Map<string, { index: number; count: number }>();
-  for (const map of found)
-    for (const [id, s] of map) if (s.count > 1) versions.set(id, { index: s.index + 1, count: s.count });
+  for (const h of hits) {
+    const ids = byPoint.get(point(h.sessionId, h.parentId)) ?? [];
+    if (ids.length > 1) versions.set(h.messageId, { index: ids.indexOf(h.messageId) + 1, count: ids.length });
+  }
   return versions;
 }
 
