@@ -109,11 +109,14 @@ test("the instructions page: axe finds nothing in light and dark, nothing scroll
   // The header's popover stays on a phone's screen and is axe-clean open.
   await chat.goto();
   await chat.send("Hello");
+  // On a phone the header's secondary controls are behind "⋯".
+  await page.getByTestId("header-more").click();
   await page.getByTestId("system-prompt-menu").click();
   const box = await page.getByTestId("system-prompt-panel").boundingBox();
   expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
   await forEachTheme(page, async () => {
+    await page.getByTestId("header-more").click();
     await page.getByTestId("system-prompt-menu").click();
     await expect(page.getByTestId("system-prompt-panel")).toBeVisible();
     await expectNoAxeViolations(page);

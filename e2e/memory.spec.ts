@@ -57,7 +57,9 @@ async function factThenFillersThenAsk(
   await chat.goto(sessionId);
   await expect(chat.memory.text).toHaveText("Remembers the last 20 messages");
   await chat.memory.set({ policy, maxMessages: 4 });
-  await expect(chat.memory.text).toHaveText("Remembers the last 4 messages");
+  await expect(chat.memory.text).toHaveText(
+    policy === "summary" ? "Summary + the last 4 messages" : "Remembers the last 4 messages",
+  );
 
   expect((await chat.send(FACT)).status).toBe("complete");
   for (let i = 1; i <= FILLERS; i++) {
@@ -106,7 +108,7 @@ test.describe("conversation memory", () => {
     expect(sent(received, "user").filter((t) => t === QUESTION)).toHaveLength(1);
     expect(received.entries.at(-1)).toMatchObject({ role: "user", text: QUESTION });
     await expect(chat.memory.text).toHaveText(
-      /^Remembers the last 4 messages · \d+ earlier ones summarized$/,
+      /^Summary \+ the last 4 messages · \d+ earlier ones summarized$/,
     );
 
     const { panel, entries } = await chat.openContext(-1);

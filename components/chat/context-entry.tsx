@@ -2,7 +2,7 @@
 
 import { useFormat, useT } from "@/lib/i18n/client";
 import { type FactSent, FactsSent } from "./facts-sent";
-import { formatCount } from "./format";
+import { formatCount, roleWord } from "./format";
 import { describeSummary } from "./memory-words";
 
 /** One entry of a turn's recorded context, as the context API returns it. */
@@ -74,7 +74,7 @@ export function ContextEntryRow({
     >
       <span className="w-36 shrink-0 text-xs text-zinc-500">
         {entry.source === "tool" ? tt("contextSource") : t(`context.source.${entry.source}`)}
-        {entry.seq !== undefined ? ` #${entry.seq}` : ""} · {entry.role}
+        {entry.seq !== undefined ? ` #${entry.seq}` : ""} · {roleWord(t, entry.role)}
         {entry.scope && ` · ${ti(`scope.${entry.scope}`)}`}
       </span>
       <span className="min-w-0 flex-1">

@@ -122,7 +122,7 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
               >
                 {t("control.clear")}
               </Button>
-              <Button type="submit" disabled={saving} data-testid="memory-save">
+              <Button type="submit" aria-disabled={saving} data-testid="memory-save">
                 {saving ? t("control.saving") : t("control.save")}
               </Button>
             </div>

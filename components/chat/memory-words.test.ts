@@ -57,12 +57,12 @@ describe("describeMemory", () => {
   });
 
   it("counts the summarized messages under the summary policy", () => {
-    expect(describeMemory(state({ policy: "summary" }))).toBe("Remembers the last 20 messages");
+    expect(describeMemory(state({ policy: "summary" }))).toBe("Summary + the last 20 messages");
     expect(describeMemory(state({ policy: "summary", summary: { ...summary, messages: 12 } }))).toBe(
-      "Remembers the last 20 messages · 12 earlier ones summarized",
+      "Summary + the last 20 messages · 12 earlier ones summarized",
     );
     expect(describeMemory(state({ policy: "summary", summary: { ...summary, messages: 1 } }))).toBe(
-      "Remembers the last 20 messages · 1 earlier one summarized",
+      "Summary + the last 20 messages · 1 earlier one summarized",
     );
   });
 
@@ -90,7 +90,7 @@ describe("in Chinese", () => {
     expect(words.describePolicy(zh, "window:20")).toBe("窗口：最后 20 条消息");
     expect(
       words.describeMemory(zh, state({ policy: "summary", summary: { ...summary, messages: 12 } })),
-    ).toBe("记得最后 20 条消息 · 更早的 12 条已摘要");
+    ).toBe("摘要 + 最后 20 条消息 · 更早的 12 条已摘要");
     expect(words.describeSummary(zh, summary)).toBe("#1–#40 的摘要，第 3 版（40 条消息）");
   });
 });

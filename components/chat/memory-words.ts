@@ -49,7 +49,7 @@ export function describeMemory(t: T, state: MemoryStateView): string {
       });
       break;
     case "summary":
-      text = t("state.remembers", { last: lastMessages(t, state.maxMessages) });
+      text = t("policy.summary", { last: lastMessages(t, state.maxMessages) });
       if (state.summary) {
         const n = state.summary.messages;
         text = t("state.summarized", { text, n, count: formatCount(n) });

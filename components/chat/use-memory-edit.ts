@@ -32,7 +32,8 @@ export function useMemoryEdit(
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    if (!memory || !form) return;
+    // Save is not disabled while saving (that drops the focus to the page, and Escape with it): a second submit waits.
+    if (!memory || !form || saving) return;
     const change = changeOf(form, memory);
     if (Object.keys(change).length === 0) {
       setStatus(t("control.nothingToChange"));

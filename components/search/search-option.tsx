@@ -59,6 +59,10 @@ export function SearchOption({
         </time>
       </div>
       <p className="mt-0.5 line-clamp-2 text-sm text-zinc-700 break-words">
+        <span className="font-medium text-zinc-600" data-testid="search-result-by">
+          {r.role === "assistant" ? t("byAssistant") : t("byUser")}
+          {r.version && ` (${t("version", r.version)})`}:{" "}
+        </span>
         <Snippet snippet={r.snippet} />
       </p>
     </div>

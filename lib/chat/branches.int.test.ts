@@ -124,6 +124,11 @@ describe("message tree", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining([firstVersion, secondVersion]));
     expect(found.results.filter((r) => r.sessionId === sessionId)).toHaveLength(3);
+    // Each result says who said it and, for the two answer versions, which version it is.
+    const byId = new Map(found.results.map((r) => [r.messageId, r]));
+    expect(byId.get(firstVersion)).toMatchObject({ role: "assistant", version: { index: 1, count: 2 } });
+    expect(byId.get(secondVersion)).toMatchObject({ role: "assistant", version: { index: 2, count: 2 } });
+    expect(found.results.find((r) => r.role === "user" && r.sessionId === sessionId)?.version).toBeNull();
 
     // A follow-up continues from the version on screen.
     const follow = await send(sessionId, userId, { content: "Thanks" });

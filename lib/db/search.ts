@@ -204,6 +204,10 @@ export interface SearchResult {
   /** The original text around the first match, HTML-escaped, matches wrapped in <mark>…</mark>. */
   snippet: string;
   createdAt: string;
+  /** Who said it. */
+  role: SearchableRole;
+  /** Its place among the versions at its point of the conversation (1-based), or null when it has none beside it. */
+  version: { index: number; count: number } | null;
 }
 
 export interface SearchPage {
@@ -217,6 +221,8 @@ type Hit = {
   createdAt: Date | string;
   text: string;
   title: string;
+  role: string;
+  parentId: string | null;
   score: number | string;
 };
 
@@ -228,6 +234,8 @@ export interface RankedHit {
   sessionId: string;
   title: string;
   text: string;
+  role: string;
+  parentId: string | null;
   createdAt: Date;
   /**
    * The share of the question's content terms the message has (+1 when it has all), then the engine's score scaled
@@ -256,7 +264,7 @@ async function rankMessagesForUser(
       `WITH hits AS (
          SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
        )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", -hits.rank AS score
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", -hits.rank AS score
        FROM hits
        JOIN "SearchDoc" d ON d."id" = hits.id
        JOIN "ChatMessage" m ON m."id" = d."messageId"
@@ -278,7 +286,7 @@ async function rankMessagesForUser(
          WHERE d."terms" @@ ($2::tsquery && ($1::tsquery)) AND d."userId" = $3
          ORDER BY score DESC, d."id" DESC LIMIT $4
        )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", hits.score
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", hits.score
        FROM hits
        JOIN "SearchDoc" d ON d."id" = hits."id"
        JOIN "ChatMessage" m ON m."id" = d."messageId"
@@ -301,6 +309,8 @@ async function rankMessagesForUser(
         sessionId: r.sessionId,
         title: r.title,
         text: r.text,
+        role: String(r.role),
+        parentId: r.parentId,
         createdAt: new Date(r.createdAt),
         // The share of terms decides; the engine's score (scaled below one step of the share) orders within it.
         score:
@@ -308,6 +318,35 @@ async function rankMessagesForUser(
       };
     })
     .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime());
+}
+
+/**
+ * The versions beside each hit of a page: the children of its parent (roots are versions of each other), by seq,
+ * in one read (index (sessionId, parentId, seq)). Here rather than lib/db/tree.ts, which is server-only and this
+ * module also serves the setup script's indexing.
+ */
+async function versionsOf(
+  hits: RankedHit[],
+  { tx = db }: TxOption,
+): Promise<Map<string, { index: number; count: number }>> {
+  if (hits.length === 0) return new Map();
+  const children = await tx.chatMessage.findMany({
+    where: { OR: hits.map((h) => ({ sessionId: h.sessionId, parentId: h.parentId })) },
+    orderBy: { seq: "asc" },
+    select: { id: true, sessionId: true, parentId: true },
+  });
+  const point = (sessionId: string, parentId: string | null) => `${sessionId}/${parentId ?? ""}`;
+  const byPoint = new Map<string, string[]>();
+  for (const c of children) {
+    const key = point(c.sessionId, c.parentId);
+    byPoint.set(key, [...(byPoint.get(key) ?? []), c.id]);
+  }
+  const versions = new Map<string, { index: number; count: number }>();
+  for (const h of hits) {
+    const ids = byPoint.get(point(h.sessionId, h.parentId)) ?? [];
+    if (ids.length > 1) versions.set(h.messageId, { index: ids.indexOf(h.messageId) + 1, count: ids.length });
+  }
+  return versions;
 }
 
 /**
@@ -331,6 +370,7 @@ export async function searchMessagesForUser(
   const page = ranked.slice(offset, offset + limit);
   const next = offset + limit;
   const marks = questionMarks(q);
+  const versions = await versionsOf(page, { tx });
   return {
     results: page.map((r) => ({
       sessionId: r.sessionId,
@@ -338,6 +378,8 @@ export async function searchMessagesForUser(
       title: r.title,
       snippet: buildSnippet(r.text, marks),
       createdAt: r.createdAt.toISOString(),
+      role: r.role === "assistant" ? "assistant" : "user",
+      version: versions.get(r.messageId) ?? null,
     })),
     nextCursor: ranked.length > next && next <= SEARCH_MAX_OFFSET ? encodeOffsetCursor(next) : null,
   };

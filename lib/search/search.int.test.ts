@@ -88,6 +88,8 @@ describe(`search (${kind})`, () => {
         title: "Hiking plans",
         snippet: `We planned the &lt;b&gt;<mark>${w}</mark>&lt;/b&gt; trip to the mountains &amp; lakes.`,
         createdAt: messages[0]?.createdAt.toISOString(),
+        role: "user",
+        version: null,
       },
     ]);
     expect(page.nextCursor).toBeNull();
@@ -189,9 +191,11 @@ describe(`search (${kind})`, () => {
     expect(Object.keys(page1[0] ?? {}).sort()).toEqual([
       "createdAt",
       "messageId",
+      "role",
       "sessionId",
       "snippet",
       "title",
+      "version",
     ]);
     const cursor = res1.headers.get("x-next-cursor");
     expect(cursor).toBe(first.nextCursor);

@@ -5,7 +5,7 @@ import { isExtractionRequest, writeExtraction } from "./extract";
 import { extractFacts, parseFactQuestion, recallFact, unknownFact } from "./facts";
 import { isRecallQuestion, parseRememberRequest } from "./remember";
 import { isSummaryRequest, writeSummary } from "./summary";
-import { clip, currentIndex, type DemoMessage, plural, sectionContents, unquote } from "./text";
+import { clip, currentIndex, type DemoMessage, isChinese, plural, sectionContents, unquote } from "./text";
 import { isTitleRequest, writeTitle } from "./title";
 import { aboutMe, demoToolStep } from "./tools";
 
@@ -23,6 +23,22 @@ const FIRST =
 const PREVIOUS =
   /\bwhat\s+did\s+i\s+(?:just\s+)?(?:say|ask|write)\s+(?:earlier|before|previously|last)\b|\bwhat\s+was\s+my\s+(?:last|previous)\s+(?:message|question)\b/i;
 
+const RECAP =
+  /\bsummari[sz]e\s+(?:what\s+we(?:'ve|\s+have)?\s+(?:talked|spoken|chatted|discussed)|(?:our|this|the)\s+conversation)\b|总结一下?我们.*(?:聊|谈|说)/i;
+
+/** "Summarise what we have talked about": the user's messages the request holds, oldest first, and nothing else. */
+function recap(question: string, said: readonly string[]): string {
+  const zh = isChinese(question);
+  if (said.length === 0)
+    return zh
+      ? "我们还没有聊过什么：这段对话里我看不到你之前的消息。"
+      : "We haven't talked about anything yet — I can't see any earlier message from you in this conversation.";
+  const list = said.map((s) => `- ${clip(s, 120)}`).join("\n");
+  return zh ? `到目前为止你说了：\n${list}` : `So far you said:\n${list}`;
+}
+
+const ZH_NAME = /(?:我叫|我的名字是)\s*([^\s，,。！？!?；;]+)/u;
+
 function findName(text: string): string | null {
   const said = NAME.exec(text)?.[1]?.split(/\s+(?:and|but|so)\s+/i)[0] ?? "";
   const name = unquote(said.replace(/^now\s+/i, ""));
@@ -39,8 +55,11 @@ function statedSubjects(sentence: string): string[] {
 const userTexts = (messages: readonly DemoMessage[]) =>
   messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
 
-/** The question, the earlier user messages of the request and all the user is known to have said, newest first. */
-type Turn = { question: string; earlier: string[]; stated: string[] };
+/**
+ * The question, the earlier user messages of the request and all the user is known to have said, newest first; and
+ * what the user said in this conversation, oldest first.
+ */
+type Turn = { question: string; earlier: string[]; stated: string[]; story: string[] };
 
 const quoted = (said: string | undefined, found: string) =>
   said === undefined
@@ -51,6 +70,7 @@ const quoted = (said: string | undefined, found: string) =>
 const RULES: ((t: Turn) => string | false | null | undefined)[] = [
   (t) => FIRST.test(t.question) && quoted(t.earlier.at(-1), "The first message of yours that I can see is"),
   (t) => PREVIOUS.test(t.question) && quoted(t.earlier[0], "Your previous message was"),
+  (t) => RECAP.test(t.question) && recap(t.question, t.story),
   ({ question, stated }) => {
     const q = parseFactQuestion(question);
     return q && recallFact(q, stated);
@@ -77,6 +97,10 @@ const RULES: ((t: Turn) => string | false | null | undefined)[] = [
     const name = findName(question);
     return name && `Nice to meet you, ${name}.`;
   },
+  ({ question }) => {
+    const name = ZH_NAME.exec(question)?.[1]?.trim();
+    return name && `很高兴认识你，${clip(name, 60)}。`;
+  },
 ];
 
 /** The demo model's text reply: a pure function of the messages it was sent. */
@@ -93,8 +117,10 @@ export function demoReply(messages: readonly DemoMessage[]): string {
   const before = at >= 0 ? messages.slice(0, at) : messages;
   const earlier = userTexts(before).reverse();
   const { notes, summarized, recalled } = sectionContents(messages);
+  // This conversation as the request holds it, oldest first: its summary's "User:" lines, then the messages.
+  const story = [...summarized, ...[...earlier].reverse()];
   const stated = [...earlier, ...userTexts(recalled).reverse(), ...summarized.reverse(), ...notes];
-  const turn = { question, earlier, stated };
+  const turn = { question, earlier, stated, story };
   for (const rule of RULES) {
     const reply = rule(turn);
     if (reply) return reply;
