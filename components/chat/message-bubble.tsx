@@ -6,6 +6,8 @@ import { hasVersions } from "@/lib/client/branches";
 import type { EditState } from "@/lib/client/conversation-store";
 import { type ChatMessageView, isTemporary } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
+import { AnswerMeta } from "./answer-meta";
+import { ContextButton } from "./context-button";
 import { ContextPanel } from "./context-panel";
 import { CopyButton } from "./copy-button";
 import { ExtractedFacts } from "./extracted-facts";
@@ -125,17 +127,13 @@ export function MessageBubble({
             {settled && copy}
             {sessionId && settled && <RegenerateActions busy={busy} onRegenerate={onRegenerate} />}
             {sessionId && settled && (
-              <button
-                ref={contextButton}
-                type="button"
-                onClick={() => setShowContext((v) => !v)}
-                className="-my-1 py-1 underline"
-                data-testid="context-button"
-                aria-expanded={showContext}
-              >
-                {showContext ? t("message.hideContext") : t("message.context")}
-              </button>
+              <ContextButton
+                buttonRef={contextButton}
+                open={showContext}
+                onToggle={() => setShowContext((v) => !v)}
+              />
             )}
+            {settled && <AnswerMeta message={message} />}
           </div>
         )}
         {showContext && sessionId && (

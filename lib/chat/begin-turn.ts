@@ -60,6 +60,8 @@ export interface TurnPlan {
   lease: Lease;
   leaseSeconds: number;
   model: Model;
+  /** The registry's entry for that model: its id is what the answer row stores, its name what the UI shows. */
+  modelSpec: Pick<ModelSpec, "id" | "name">;
   config: MemoryConfig;
   question: Question;
   questionItem: MemoryItem;
@@ -168,6 +170,7 @@ export async function beginTurn({
       lease,
       leaseSeconds,
       model,
+      modelSpec: { id: spec.id, name: spec.name },
       config,
       question,
       questionItem,

@@ -67,6 +67,8 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     completionTokens: reported.completionTokens ?? tokenizerFor(plan.model.model).countText(outcome.text),
     recallTokens: plan.context.recallTokens,
     memoryUsed: memoryUsedOf(plan.context.entries),
+    model: plan.modelSpec.id,
+    modelName: plan.modelSpec.name,
   };
 }
 

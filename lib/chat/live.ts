@@ -210,6 +210,8 @@ function endOf(a: StoredAnswer): TurnEvent {
     status: status === "complete" ? "complete" : "interrupted",
     promptTokens: a.promptTokens ?? 0,
     completionTokens: a.completionTokens ?? 0,
+    // The model's name is on the page the follower already has; the id says the tokens are the row's.
+    ...(a.model ? { model: a.model } : {}),
   };
 }
 

@@ -18,7 +18,8 @@ export type TurnEvent =
    * The token counts are the provider's when it reports them, else counted with the model's tokenizer;
    * `recallTokens` is what the recalled-messages section of the context took (0: none; always set by the
    * commit, optional so older producers and readers of the event still fit). `memoryUsed`: what the answer used
-   * beyond its window (null: only the window), as a page of messages says it.
+   * beyond its window (null: only the window), as a page of messages says it. `model` is the registry id of the
+   * model that wrote it (what the answer row stores) and `modelName` its name (both set by the commit).
    */
   | {
       type: "done";
@@ -27,6 +28,8 @@ export type TurnEvent =
       completionTokens: number;
       recallTokens?: number;
       memoryUsed?: MemoryUsed | null;
+      model?: string;
+      modelName?: string;
     }
   | { type: "error"; code: string; message: string };
 

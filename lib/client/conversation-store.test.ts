@@ -142,6 +142,45 @@ describe("a question's turn", () => {
     expect(conv(windowOnly).messages.at(-1)?.memoryUsed).toBeNull();
   });
 
+  it("done names the model that wrote the answer and its tokens (a stopped one records none)", () => {
+    const words = (e: { message: string }) => e.message;
+    const meta2 = { model: "m1", modelName: "Model one", promptTokens: 120, completionTokens: 45 };
+    const written = actionOfEvent(
+      S,
+      {
+        type: "done",
+        status: "complete",
+        promptTokens: 120,
+        completionTokens: 45,
+        model: "m1",
+        modelName: "Model one",
+      },
+      words,
+    );
+    expect(written).toEqual({ type: "done", key: S, status: "complete", meta: meta2 });
+    const s = run(open(), ask, meta("q2", "a2"), written);
+    expect(conv(s).messages.at(-1)).toMatchObject({ id: "a2", status: "complete", ...meta2 });
+    const stopped = actionOfEvent(
+      S,
+      { type: "done", status: "interrupted", promptTokens: 3, completionTokens: 1, model: "m1" },
+      words,
+    );
+    expect(stopped).toEqual({
+      type: "done",
+      key: S,
+      status: "interrupted",
+      meta: { model: "m1", promptTokens: null, completionTokens: null },
+    });
+    // A resumed answer's end names only the id: the name the page gave the row stays.
+    const named = open([q1, { ...a1, status: "streaming", model: "m1", modelName: "Model one" }]);
+    const followed = run(
+      named,
+      { type: "turnStarted", key: S, start: { kind: "follow", of: "a1" } },
+      stopped,
+    );
+    expect(conv(followed).messages.at(-1)).toMatchObject({ model: "m1", modelName: "Model one" });
+  });
+
   it("a failed answer carries its error", () => {
     const s = run(open(), ask, meta("q2", "a2"), { type: "done", key: S, status: "failed", error: "boom" });
     expect(conv(s).messages.at(-1)).toMatchObject({ status: "failed", error: "boom" });

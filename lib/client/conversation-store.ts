@@ -55,6 +55,9 @@ export type TurnStart =
   /** An answer written elsewhere (a reload, another tab or device): its stream replays it from the start. */
   | { kind: "follow"; of: string };
 
+/** The model that wrote an answer and the tokens recorded for it. */
+export type AnswerMeta = Pick<ChatMessageView, "model" | "modelName" | "promptTokens" | "completionTokens">;
+
 type Stored = { id: string; seq: number; parentId?: string | null; createdAt: string };
 
 export type ChatAction =
@@ -70,7 +73,15 @@ export type ChatAction =
   | { type: "delta"; key: string; text: string }
   | { type: "toolStep"; key: string; step: ToolStepView }
   | { type: "toolResult"; key: string; id: string; ok: boolean; result: string }
-  | { type: "done"; key: string; status: MessageStatus; error?: string; memoryUsed?: MemoryUsed | null }
+  | {
+      type: "done";
+      key: string;
+      status: MessageStatus;
+      error?: string;
+      memoryUsed?: MemoryUsed | null;
+      /** Who wrote the answer and its tokens, as the answer row records them. */
+      meta?: AnswerMeta;
+    }
   | { type: "turnEnded"; key: string; accepted: boolean }
   | { type: "switchStarted"; key: string }
   | { type: "switchEnded"; key: string }
@@ -138,13 +149,34 @@ export function actionOfEvent(
       return { type: "toolStep", key, step: { id: event.id, name: event.name, arguments: event.arguments } };
     case "tool_result":
       return { type: "toolResult", key, id: event.id, ok: event.ok, result: event.result };
-    case "done":
-      return event.memoryUsed === undefined
-        ? { type: "done", key, status: event.status }
-        : { type: "done", key, status: event.status, memoryUsed: event.memoryUsed };
+    case "done": {
+      const meta = metaOfDone(event);
+      return {
+        type: "done",
+        key,
+        status: event.status,
+        ...(event.memoryUsed !== undefined ? { memoryUsed: event.memoryUsed } : {}),
+        ...(meta ? { meta } : {}),
+      };
+    }
     case "error":
       return { type: "done", key, status: "failed", error: errorText(event) };
   }
+}
+
+/**
+ * What a `done` event says about who wrote the answer (nothing when it names no model: a resumed answer's, whose
+ * row on the page already does). Tokens only for a complete answer: the row records none for a stopped one.
+ */
+function metaOfDone(event: Extract<TurnEvent, { type: "done" }>): AnswerMeta | null {
+  if (event.model === undefined) return null;
+  const complete = event.status === "complete";
+  return {
+    model: event.model,
+    ...(event.modelName !== undefined ? { modelName: event.modelName } : {}),
+    promptTokens: complete ? event.promptTokens : null,
+    completionTokens: complete ? event.completionTokens : null,
+  };
 }
 
 /** A message's parent as the server's `meta` event names it (absent from older servers). */
@@ -249,6 +281,7 @@ function updateConversation(c: Conversation, action: ChatAction): Conversation {
       const change: Partial<ChatMessageView> = { status: action.status };
       if (action.error !== undefined) change.error = action.error;
       if (action.memoryUsed !== undefined) change.memoryUsed = action.memoryUsed;
+      if (action.meta) Object.assign(change, action.meta);
       if (steps.length !== c.turn.steps.length) change.steps = steps;
       return { ...c, messages: patchMessage(c.messages, c.turn.answerId, change) };
     }

@@ -26,6 +26,13 @@ export interface ChatMessageView {
   siblings?: Siblings;
   /** On an answer: what it used beyond its window of recent messages (null: only the window). */
   memoryUsed?: MemoryUsed | null;
+  /** On an answer: the registry id of the model that wrote it (null: written before models were recorded). */
+  model?: string | null;
+  /** …and that model's name, when the registry still knows it. */
+  modelName?: string;
+  /** On an answer: the tokens the provider reported for it (null: none recorded). */
+  promptTokens?: number | null;
+  completionTokens?: number | null;
 }
 
 export interface Siblings {

@@ -11,6 +11,8 @@ export interface StoredAnswer {
   text: string;
   promptTokens: number | null;
   completionTokens: number | null;
+  /** The registry id of the model writing it. */
+  model: string | null;
   /** The session's lease is held: somebody is still writing a `streaming` answer. */
   leaseHeld: boolean;
 }
@@ -28,6 +30,7 @@ export async function getAnswerForUser(
       text: true,
       promptTokens: true,
       completionTokens: true,
+      model: true,
       session: { select: { leaseUntil: true } },
     },
   });

@@ -133,6 +133,21 @@ export const publicModel = ({
   tools,
 });
 
+/**
+ * Each answer with the name of the model that wrote it (`modelName`), when the registry knows its stored id (a
+ * deleted model's answers keep only the id). Reads the cached registry: no statement per message.
+ */
+export async function withModelNames<M extends { role: string; model: string | null }>(
+  messages: M[],
+): Promise<(M & { modelName?: string })[]> {
+  if (!messages.some((m) => m.role === "assistant" && m.model)) return messages;
+  const { entries } = await loadModelRegistry();
+  return messages.map((m) => {
+    const name = m.role === "assistant" && m.model ? entries.get(m.model)?.spec.name : undefined;
+    return name === undefined ? m : { ...m, modelName: name };
+  });
+}
+
 /** The enabled models, the default first. */
 export async function listUsableModels(): Promise<ModelSpec[]> {
   return [...(await loadModelRegistry()).entries.values()].map((e) => e.spec).filter((s) => s.enabled);

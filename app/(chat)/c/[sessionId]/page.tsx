@@ -6,6 +6,7 @@ import { getCurrentUser } from "@/lib/auth/session";
 import { getActivePathPage, getSessionForUserOrThrow } from "@/lib/db/sessions";
 import { isAppError } from "@/lib/errors";
 import { getT } from "@/lib/i18n/server";
+import { withModelNames } from "@/lib/models/registry";
 import { maxInputChars, modelInfo } from "../../model-info";
 
 export const dynamic = "force-dynamic";
@@ -30,17 +31,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ConversationPage({ params }: Props) {
   const session = await loadSession((await params).sessionId);
   if (!session) notFound();
-  const { messages, hasMore } = await getActivePathPage({
-    sessionId: session.id,
-    leafId: session.activeLeafId,
-    limit: 200,
-  });
+  const page = await getActivePathPage({ sessionId: session.id, leafId: session.activeLeafId, limit: 200 });
+  const messages = await withModelNames(page.messages);
   return (
     <ChatView
       key={session.id}
       title={session.title}
       sessionId={session.id}
-      initialHasMore={hasMore}
+      initialHasMore={page.hasMore}
       modelInfo={modelInfo()}
       maxInputChars={maxInputChars()}
       initialMessages={messages.map((m) => ({
@@ -55,6 +53,15 @@ export default async function ConversationPage({ params }: Props) {
         parentId: m.parentId,
         siblings: m.siblings,
         ...("memoryUsed" in m ? { memoryUsed: m.memoryUsed } : {}),
+        // Which model wrote an answer and its tokens: the line under it (components/chat/answer-meta.tsx).
+        ...(m.role === "assistant"
+          ? {
+              model: m.model,
+              ...(m.modelName !== undefined ? { modelName: m.modelName } : {}),
+              promptTokens: m.promptTokens,
+              completionTokens: m.completionTokens,
+            }
+          : {}),
       }))}
     />
   );

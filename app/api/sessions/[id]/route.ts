@@ -10,14 +10,15 @@ import {
 } from "@/lib/db/sessions";
 import { readJson, route } from "@/lib/http";
 import { intParam } from "@/lib/http-query";
-import { setConversationModel } from "@/lib/models/registry";
+import { setConversationModel, withModelNames } from "@/lib/models/registry";
 
 type Params = { id: string };
 
 /**
  * The session and its active path, newest page first (`?before=<seq>`: the page above the message with
- * that seq; `limit` up to 500). Each message carries `parentId` and `siblings`; the session carries `factCount`,
- * the long-term facts learned in it that a deletion removes.
+ * that seq; `limit` up to 500). Each message carries `parentId` and `siblings`, each answer its `model` (and
+ * `modelName` when the registry knows it), `promptTokens` and `completionTokens`; the session carries
+ * `factCount`, the long-term facts learned in it that a deletion removes.
  */
 export const GET = route<Params>("user", async ({ req, params, user }) => {
   const url = new URL(req.url);
@@ -28,7 +29,11 @@ export const GET = route<Params>("user", async ({ req, params, user }) => {
     beforeSeq: intParam(url, "before", { min: 1, max: Number.MAX_SAFE_INTEGER }),
     limit: intParam(url, "limit", { min: 1, max: 500, fallback: 200 }) ?? 200,
   });
-  return Response.json({ session: await withSystemPrompt(session, user.id), ...page });
+  return Response.json({
+    session: await withSystemPrompt(session, user.id),
+    messages: await withModelNames(page.messages),
+    hasMore: page.hasMore,
+  });
 });
 
 /**
@@ -52,7 +57,7 @@ export const PATCH = route<Params>("user", async ({ req, params, user }) => {
   );
   if (activeLeafId === undefined) return Response.json({ session });
   const page = await getActivePathPage({ sessionId: session.id, leafId: session.activeLeafId, limit: 200 });
-  return Response.json({ session, ...page });
+  return Response.json({ session, messages: await withModelNames(page.messages), hasMore: page.hasMore });
 });
 
 export const DELETE = route<Params>("user", async ({ params, user }) => {
