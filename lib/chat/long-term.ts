@@ -19,7 +19,7 @@ const live = (facts: CachedFact[], now: number, projectId: string | null): LongT
     .map(({ expiresAt: _expiresAt, projectId: _projectId, ...f }) => f);
 
 /** Whether a fact of `factProject` (null: global) is seen in a conversation of `conversationProject`. */
-export const inScope = (factProject: string | null, conversationProject: string | null): boolean =>
+const inScope = (factProject: string | null, conversationProject: string | null): boolean =>
   factProject === null || factProject === conversationProject;
 
 export interface LongTermMemory {

@@ -47,7 +47,7 @@ export interface FactRow {
  * The facts a conversation sees: global ones, plus its project's when it is in one (decision 036). `undefined`
  * scope: every fact of the user (the management side).
  */
-export const inProjectScope = (projectId: string | null | undefined) =>
+const inProjectScope = (projectId: string | null | undefined) =>
   projectId === undefined ? {} : { OR: [{ projectId: null }, ...(projectId ? [{ projectId }] : [])] };
 
 /** Replacements followed back from a forgotten fact (one indexed read each); no real chain is this long. */

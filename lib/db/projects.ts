@@ -26,7 +26,7 @@ export interface ProjectRow {
 }
 
 /** The most projects a user's list returns (and may have). */
-export const MAX_PROJECTS = 500;
+const MAX_PROJECTS = 500;
 
 const projectNotFound = () => new AppError("not_found", "This project does not exist or is not yours.");
 
@@ -52,7 +52,7 @@ export async function listProjectsByUserId({ userId }: { userId: string }, { tx 
   return rows.map(({ _count, ...p }) => ({ ...p, sessionCount: _count.sessions }));
 }
 
-export async function getProjectForUserOrThrow(
+async function getProjectForUserOrThrow(
   { projectId, userId }: { projectId: string; userId: string },
   { tx = db }: TxOption = {},
 ): Promise<ProjectRow> {

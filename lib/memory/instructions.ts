@@ -17,7 +17,7 @@ export interface Instruction {
 }
 
 export const USER_INSTRUCTIONS_HEADER = "The user's own instructions, from their settings.";
-export const PROJECT_INSTRUCTIONS_HEADER = "The instructions of the project this conversation belongs to";
+const PROJECT_INSTRUCTIONS_HEADER = "The instructions of the project this conversation belongs to";
 export const CONVERSATION_INSTRUCTIONS_HEADER = "The user's system prompt for this conversation.";
 
 /**
