@@ -19,7 +19,7 @@ export interface ContextEntryView {
     | "current"
     | "tool";
   /** On an `instructions` entry: the user's own (settings) or this conversation's system prompt. */
-  scope?: "user" | "conversation";
+  scope?: "user" | "project" | "conversation";
   role: string;
   seq?: number;
   chars?: number;

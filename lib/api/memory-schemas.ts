@@ -27,11 +27,23 @@ export const updateFactSchema = z
       .refine((d) => d.getTime() < Date.now() + MAX_EXPIRY_MS, "expiresAt can be at most ten years ahead.")
       .nullable()
       .optional(),
+    // Moves the fact into one of the user's projects, or to global (null).
+    projectId: z
+      .string({ message: "projectId must be a project id or null" })
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional(),
   })
   .strict()
-  .refine((v) => v.status !== undefined || v.text !== undefined || v.expiresAt !== undefined, {
-    message: "Send text, expiresAt, or status: active.",
-  });
+  .refine(
+    (v) =>
+      v.status !== undefined ||
+      v.text !== undefined ||
+      v.expiresAt !== undefined ||
+      v.projectId !== undefined,
+    { message: "Send text, expiresAt, projectId, or status: active." },
+  );
 
 export const userSettingsSchema = z
   .object({

@@ -18,6 +18,7 @@ import {
   reopenAnswer,
 } from "@/lib/db/messages";
 import { readParts } from "@/lib/db/parts";
+import { projectOfSession } from "@/lib/db/projects";
 import { withTransaction } from "@/lib/db/transaction";
 import { getNode } from "@/lib/db/tree";
 import { recordContext } from "@/lib/db/turn-contexts";
@@ -76,6 +77,8 @@ export interface TurnPlan {
   tools: ToolSpec[];
   unavailableTools: UnavailableServer[];
   longTermMemory: boolean;
+  /** The conversation's project when the turn began (null: none): the memory tools see its facts and the global ones. */
+  projectId: string | null;
   /** The conversation's first question was just asked (not a retry or another version of its answer). */
   namesConversation: boolean;
 }
@@ -112,7 +115,8 @@ export async function beginTurn({
   const models = await loadModelRegistry();
   const leaseSeconds = env.TURN_LEASE_SECONDS;
   // Read before the transaction: the facts are the user's, not the session's, and mostly come from a cache.
-  const longTerm = await loadLongTermMemory({ userId });
+  const projectId = await projectOfSession({ sessionId });
+  const longTerm = await loadLongTermMemory({ userId, projectId });
   const offered = await offeredTools({ sessionId, userId, longTermMemory: longTerm.enabled });
   return withTransaction(async (tx) => {
     const lease = await takeLease(
@@ -182,6 +186,7 @@ export async function beginTurn({
       tools: toolsKept(toolsFor(spec, offered.tools), context),
       unavailableTools: offered.unavailable,
       longTermMemory: longTerm.enabled,
+      projectId,
       namesConversation: (request.kind === "ask" || request.kind === "edit") && question.seq === 1,
     };
   });

@@ -8,6 +8,7 @@ import {
   rememberFact,
   suggestFacts,
 } from "@/lib/db/memories";
+import { projectOfSession } from "@/lib/db/projects";
 import { isTemporarySession } from "@/lib/db/temporary";
 import { withTransaction } from "@/lib/db/transaction";
 import { getModel, type Model, streamReply } from "@/lib/llm";
@@ -69,7 +70,8 @@ export async function extractFacts(
   }
   const mode = settings.memoryExtraction;
   const stored = await withTransaction(async (tx) => {
-    const known = new Set((await listActiveFacts({ userId }, { tx })).map((f) => factKey(f.text)));
+    const projectId = await projectOfSession({ sessionId }, { tx });
+    const known = new Set((await listActiveFacts({ userId, projectId }, { tx })).map((f) => factKey(f.text)));
     const fresh = found.filter((f) => !known.has(factKey(f)));
     const base = { userId, sourceSessionId: sessionId, sourceMessageId: messageId };
     if (mode === "suggest") {

@@ -48,6 +48,7 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
       sessionId: plan.lease.sessionId,
       questionId: plan.question.id,
       longTermMemory: plan.longTermMemory,
+      projectId: plan.projectId,
     };
     let context = plan.context;
     let answerSeq = plan.answer.seq;

@@ -56,12 +56,19 @@ export const updateSessionSchema = z
     // A model id from GET /api/models; null: the deployment's default.
     model: z.string().min(1).max(100).nullable().optional(),
     systemPrompt: systemPromptSchema.optional(),
+    // Decision 036: one of the user's projects (null: out of any), pin and archive.
+    projectId: z.string().min(1).max(64).nullable().optional(),
+    pinned: z.boolean().optional(),
+    archived: z.boolean().optional(),
   })
   .refine(
     (input) =>
       input.title !== undefined ||
       input.activeLeafId !== undefined ||
       input.model !== undefined ||
-      input.systemPrompt !== undefined,
-    { message: "Send a title, an activeLeafId, a model or a systemPrompt." },
+      input.systemPrompt !== undefined ||
+      input.projectId !== undefined ||
+      input.pinned !== undefined ||
+      input.archived !== undefined,
+    { message: "Send a title, an activeLeafId, a model, a systemPrompt, a projectId, pinned or archived." },
   );

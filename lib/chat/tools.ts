@@ -19,6 +19,8 @@ export interface ToolContext {
   questionId: string;
   /** Whether long-term memory is on for this user (else the memory tools refuse). */
   longTermMemory: boolean;
+  /** The conversation's project (null: none): the memory tools see its facts and the global ones only. */
+  projectId?: string | null;
 }
 
 interface Tool<A> {
@@ -126,7 +128,7 @@ const forget: Tool<{ memory: string }> = {
   memory: true,
   run: async ({ memory }, ctx) => {
     const forgotten = await withTransaction(async (tx) => {
-      const active = await listActiveFacts({ userId: ctx.userId }, { tx });
+      const active = await listActiveFacts({ userId: ctx.userId, projectId: ctx.projectId ?? null }, { tx });
       const byId = active.find((f) => f.id === memory);
       const chosen = byId ? [byId] : matchFacts(active, memory);
       return forgetFacts({ userId: ctx.userId, ids: chosen.map((f) => f.id) }, { tx });
@@ -151,7 +153,7 @@ const searchMemories: Tool<{ query: string }> = {
   args: z.object({ query: z.string().trim().min(1, "query must not be empty").max(200) }),
   memory: true,
   run: async ({ query }, ctx) => {
-    const active = await listActiveFacts({ userId: ctx.userId });
+    const active = await listActiveFacts({ userId: ctx.userId, projectId: ctx.projectId ?? null });
     const hits = matchFactsRanked(active, query).slice(0, SEARCH_RESULTS);
     return { memories: hits.map((f) => ({ ...factView(f), sourceSessionId: f.sourceSessionId })) };
   },

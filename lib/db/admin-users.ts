@@ -28,7 +28,7 @@ export interface AdminUser extends SafeUser {
 
 export interface UserDeletionReceipt {
   userId: string;
-  deleted: { User: number } & DeletedRows;
+  deleted: { User: number; Project: number } & DeletedRows;
   /** Audit entries the user made, kept with the actor removed (AuditLog.actorId is SET NULL). */
   anonymized: { AuditLog: number };
 }
@@ -159,9 +159,10 @@ async function deleteUserCascade(
   userId: string,
   { adminCheck }: { adminCheck: "always" | "if-admin" },
 ) {
-  const [target, sessions, audits, rows] = await Promise.all([
+  const [target, sessions, projects, audits, rows] = await Promise.all([
     tx.user.findUnique({ where: { id: userId }, select: { role: true } }),
     tx.chatSession.count({ where: { userId } }),
+    tx.project.count({ where: { userId } }),
     tx.auditLog.count({ where: { actorId: userId } }),
     countRowsOfSessions({ userId }, { tx }),
   ]);
@@ -174,7 +175,7 @@ async function deleteUserCascade(
   // A user leaving cannot take the last administrator with them; an administrator's deletion also re-checks that
   // they are still one (a concurrent demotion).
   if (adminCheck === "always" || target?.role === "ADMIN") await assertAdminLeft(tx);
-  const deleted = { User: 1, ChatSession: sessions, ...rows };
+  const deleted = { User: 1, Project: projects, ChatSession: sessions, ...rows };
   return { deleted, anonymized: { AuditLog: audits } };
 }
 

@@ -211,7 +211,7 @@ describe("expiry", () => {
     expect(expires - before).toBeLessThanOrEqual(14 * 86_400_000 + 5000);
     const lasting = await remember(s, 1, { fact: "I live in Lyon" });
 
-    const loaded = await loadLongTermMemory({ userId: s.userId });
+    const loaded = await loadLongTermMemory({ userId: s.userId, projectId: null });
     expect(loaded.facts.map((f) => f.text).sort()).toEqual([
       "I am in Tokyo for the next two weeks",
       "I live in Lyon",
@@ -221,7 +221,7 @@ describe("expiry", () => {
     const tripId = trip.remembered?.id as string;
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 15 * 86_400_000);
-    expect((await loadLongTermMemory({ userId: s.userId })).facts.map((f) => f.id)).toEqual([
+    expect((await loadLongTermMemory({ userId: s.userId, projectId: null })).facts.map((f) => f.id)).toEqual([
       lasting.remembered?.id,
     ]);
     const search = await runTool(

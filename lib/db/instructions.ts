@@ -60,19 +60,29 @@ export async function setSessionSystemPromptForUser(
 }
 
 /**
- * What a turn sends after the deployment's system prompt: the user's instructions and the conversation's system
- * prompt, in one statement (the session row joined to its user). Inside the turn's transaction, after the lease,
+ * What a turn sends after the deployment's system prompt: the user's instructions, the project's (decision 036) and
+ * the conversation's system prompt, in one statement (the session row joined to its user). Inside the turn's transaction, after the lease,
  * so the session is the caller's; null if it is not.
  */
 export async function getTurnInstructions(
   { sessionId, userId }: { sessionId: string; userId: string },
   { tx = db }: TxOption = {},
-): Promise<(UserInstructions & { systemPrompt: string | null }) | null> {
+): Promise<
+  | (UserInstructions & {
+      systemPrompt: string | null;
+      project: { id: string; name: string; instructions: string } | null;
+    })
+  | null
+> {
   const row = await tx.chatSession.findFirst({
     where: { id: sessionId, userId },
-    select: { systemPrompt: true, user: { select: instructionsSelect } },
+    select: {
+      systemPrompt: true,
+      user: { select: instructionsSelect },
+      project: { select: { id: true, name: true, instructions: true } },
+    },
   });
-  return row ? { systemPrompt: row.systemPrompt, ...row.user } : null;
+  return row ? { systemPrompt: row.systemPrompt, project: row.project, ...row.user } : null;
 }
 
 /** A session row as the API returns it, with its system prompt (read by the session's id and its user). */

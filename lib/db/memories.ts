@@ -5,6 +5,7 @@ import { checkpointed } from "./checkpoint";
 import { db, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { notExpired, recordFactVersion } from "./fact-history";
+import { projectOfSession } from "./projects";
 import { withTransaction } from "./transaction";
 
 // Long-term facts (MemoryFact; docs/decisions/014-long-term-memory.md). Every query names the user, so a fact never
@@ -22,6 +23,7 @@ export const factSelect = {
   createdAt: true,
   updatedAt: true,
   expiresAt: true,
+  projectId: true,
 } as const;
 
 export interface FactRow {
@@ -37,7 +39,16 @@ export interface FactRow {
   createdAt: Date;
   updatedAt: Date;
   expiresAt: Date | null;
+  /** The project whose conversations see it (null: global). */
+  projectId: string | null;
 }
+
+/**
+ * The facts a conversation sees: global ones, plus its project's when it is in one (decision 036). `undefined`
+ * scope: every fact of the user (the management side).
+ */
+const inProjectScope = (projectId: string | null | undefined) =>
+  projectId === undefined ? {} : { OR: [{ projectId: null }, ...(projectId ? [{ projectId }] : [])] };
 
 /** Replacements followed back from a forgotten fact (one indexed read each); no real chain is this long. */
 const MAX_SUPERSEDE_STEPS = 1000;
@@ -58,10 +69,22 @@ export async function longTermMemoryState({ userId }: { userId: string }, { tx =
   return { enabled: row.on === true || Number(row.on) === 1, stamp: `${String(row.n)}:${at}` };
 }
 
-/** The user's active (not superseded, not expired) facts, most recently changed first. */
-export async function listActiveFacts({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
+/**
+ * The user's active (not superseded, not expired) facts, most recently changed first; with `projectId` only those
+ * a conversation of that project (a string) or outside any project (null) sees.
+ */
+export async function listActiveFacts(
+  { userId, projectId }: { userId: string; projectId?: string | null | undefined },
+  { tx = db }: TxOption = {},
+) {
   return tx.memoryFact.findMany({
-    where: { userId, status: "active", supersededById: null, ...notExpired(new Date()) },
+    where: {
+      userId,
+      status: "active",
+      supersededById: null,
+      ...notExpired(new Date()),
+      AND: [inProjectScope(projectId)],
+    },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     select: factSelect,
   });
@@ -96,8 +119,17 @@ export async function rememberFact(
   { tx = db }: TxOption = {},
 ): Promise<{ fact: FactRow; superseded: FactRow[]; duplicate: boolean }> {
   const now = new Date();
+  // Learned in a project's conversation: the project's fact (decision 036).
+  const projectId = await projectOfSession({ sessionId: sourceSessionId }, { tx });
   const same = await tx.memoryFact.findFirst({
-    where: { userId, status: "active", supersededById: null, text, ...notExpired(now) },
+    where: {
+      userId,
+      status: "active",
+      supersededById: null,
+      text,
+      ...notExpired(now),
+      AND: [inProjectScope(projectId)],
+    },
     select: factSelect,
   });
   if (same) {
@@ -116,6 +148,7 @@ export async function rememberFact(
       subject,
       sourceSessionId,
       sourceMessageId,
+      projectId,
       extracted,
       createdAt: now,
       updatedAt: now,
@@ -131,7 +164,9 @@ export async function rememberFact(
     sourceMessageId,
     changedAt: now,
   });
-  const superseded = subject ? await supersedeBySubject({ userId, subject, factId: fact.id }, { tx }) : [];
+  const superseded = subject
+    ? await supersedeBySubject({ userId, subject, factId: fact.id, projectId }, { tx })
+    : [];
   for (const old of superseded) {
     await recordFactVersion(tx, {
       factId: old.id,
@@ -145,13 +180,21 @@ export async function rememberFact(
   return { fact, superseded, duplicate: false };
 }
 
-/** The user's other active facts on `subject` are replaced by `factId` (kept, marked replaced). */
+/**
+ * The user's other active facts on `subject` in the same scope (`projectId`: that project's; null: global ones) are
+ * replaced by `factId` (kept, marked replaced). A project's fact never replaces a global one or another project's.
+ */
 async function supersedeBySubject(
-  { userId, subject, factId }: { userId: string; subject: string; factId: string },
+  {
+    userId,
+    subject,
+    factId,
+    projectId,
+  }: { userId: string; subject: string; factId: string; projectId: string | null },
   { tx = db }: TxOption = {},
 ) {
   return tx.memoryFact.updateManyAndReturn({
-    where: { userId, subject, status: "active", supersededById: null, id: { not: factId } },
+    where: { userId, subject, projectId, status: "active", supersededById: null, id: { not: factId } },
     data: { supersededById: factId },
     select: factSelect,
   });
@@ -180,6 +223,7 @@ export async function suggestFacts(
     select: { text: true },
   });
   const known = new Set(there.map((f) => f.text));
+  const projectId = await projectOfSession({ sessionId: sourceSessionId }, { tx });
   const stored: FactRow[] = [];
   for (const { text, subject } of facts) {
     if (known.has(text)) continue;
@@ -192,6 +236,7 @@ export async function suggestFacts(
           subject,
           sourceSessionId,
           sourceMessageId,
+          projectId,
           status: "suggested",
           extracted: true,
         },
@@ -235,7 +280,10 @@ export async function acceptFactForUser(
     sourceMessageId: row.sourceMessageId,
   });
   const replaced = row.subject
-    ? await supersedeBySubject({ userId, subject: row.subject, factId: row.id }, { tx })
+    ? await supersedeBySubject(
+        { userId, subject: row.subject, factId: row.id, projectId: row.projectId },
+        { tx },
+      )
     : [];
   for (const old of replaced) {
     await recordFactVersion(tx, {
@@ -322,6 +370,8 @@ export interface ManagedFact {
   status: "active" | "suggested";
   /** Found by the extraction after an answer (else stored by the remember tool). */
   extracted: boolean;
+  /** The project whose conversations see it (null: global). */
+  projectId: string | null;
 }
 
 /**

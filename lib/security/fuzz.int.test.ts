@@ -6,6 +6,7 @@ import { updateUserSchema } from "@/lib/admin/schemas";
 import { chatCompletionRequestSchema } from "@/lib/api/chat-request";
 import { userInstructionsSchema } from "@/lib/api/instruction-schemas";
 import { updateFactSchema, userSettingsSchema } from "@/lib/api/memory-schemas";
+import { createProjectSchema, updateProjectSchema } from "@/lib/api/project-schemas";
 import { createApiKeySchema } from "@/lib/api/schemas";
 import { deleteAccountSchema, passwordChangeSchema, profileSchema, registerSchema } from "@/lib/auth/schemas";
 import { sessionClaims } from "@/lib/auth/session-token";
@@ -278,6 +279,8 @@ async function targets(): Promise<Target[]> {
     instructions: await load("@/app/api/me/instructions/route"),
     memory: await load("@/app/api/memories/[id]/route"),
     memories: await load("@/app/api/memories/route"),
+    projects: await load("@/app/api/projects/route"),
+    project: await load("@/app/api/projects/[id]/route"),
     register: await load("@/app/api/register/route"),
     search: await load("@/app/api/search/route"),
     sessionExport: await load("@/app/api/sessions/[id]/export/route"),
@@ -579,6 +582,40 @@ async function targets(): Promise<Target[]> {
       who: "user",
       handler: h(r.memories, "GET"),
       path: () => "/api/memories",
+    }),
+    t({
+      name: "GET projects",
+      method: "GET",
+      who: "user",
+      handler: h(r.projects, "GET"),
+      path: () => "/api/projects",
+    }),
+    t({
+      name: "POST projects",
+      method: "POST",
+      who: "user",
+      handler: h(r.projects, "POST"),
+      path: () => "/api/projects",
+      body: bodyOf(["name", "instructions"]),
+      accepts: (b) => !refusedBy(createProjectSchema)(b),
+    }),
+    t({
+      name: "DELETE project",
+      method: "DELETE",
+      who: "user",
+      params: ["id"],
+      handler: h(r.project, "DELETE"),
+      path: (p) => `/api/projects/${p.id}`,
+    }),
+    t({
+      name: "PATCH project",
+      method: "PATCH",
+      who: "user",
+      params: ["id"],
+      handler: h(r.project, "PATCH"),
+      path: (p) => `/api/projects/${p.id}`,
+      body: bodyOf(["name", "instructions"]),
+      accepts: (b) => !refusedBy(updateProjectSchema)(b),
     }),
     t({
       name: "GET search",

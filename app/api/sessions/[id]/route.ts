@@ -1,6 +1,7 @@
 import { switchBranch } from "@/lib/chat/branches";
 import { updateSessionSchema } from "@/lib/chat/schemas";
 import { setSessionSystemPromptForUser, withSystemPrompt } from "@/lib/db/instructions";
+import { organizeSessionForUser } from "@/lib/db/projects";
 import {
   deleteSessionForUser,
   getActivePathPage,
@@ -39,10 +40,17 @@ export const GET = route<Params>("user", async ({ req, params, user }) => {
 /**
  * `{ title }` renames (the automatic title then leaves it alone); `{ activeLeafId }` switches branch; `{ model }`
  * picks the conversation's model (422 for an unknown or disabled id); `{ systemPrompt }` (at most 4 000
- * characters; null clears) is sent from the next turn on → as GET.
+ * characters; null clears) is sent from the next turn on; `{ projectId (null: out), pinned, archived }` organizes it
+ * (another user's project is a 404) → as GET.
  */
 export const PATCH = route<Params>("user", async ({ req, params, user }) => {
-  const { title, activeLeafId, model, systemPrompt } = await readJson(req, updateSessionSchema);
+  const { title, activeLeafId, model, systemPrompt, projectId, pinned, archived } = await readJson(
+    req,
+    updateSessionSchema,
+  );
+  if (projectId !== undefined || pinned !== undefined || archived !== undefined) {
+    await organizeSessionForUser({ sessionId: params.id, userId: user.id, projectId, pinned, archived });
+  }
   if (model !== undefined) await setConversationModel({ sessionId: params.id, userId: user.id, model });
   if (activeLeafId !== undefined) {
     await switchBranch({ sessionId: params.id, userId: user.id, messageId: activeLeafId });
