@@ -127,15 +127,16 @@ describe(`recall candidates (${kind})`, () => {
     const session = await db.chatSession.create({
       data: { userId: user.id, title: "Long", lastSeq: texts.length + 1 },
     });
+    const ids = [...texts, "question"].map(() => randomUUID());
     const rows = [...texts, "question"].map((text, i) => ({
-      id: randomUUID(),
+      id: ids[i] as string,
+      parentId: i === 0 ? null : (ids[i - 1] as string),
       sessionId: session.id,
       seq: i + 1,
       role: "user" as Role,
       text,
       createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
     }));
-    rows.forEach((r, i) => Object.assign(r, { parentId: i === 0 ? null : rows[i - 1]?.id }));
     await db.chatMessage.createMany({ data: rows });
     await db.$transaction((tx) =>
       indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
