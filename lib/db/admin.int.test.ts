@@ -425,6 +425,7 @@ describe(`admin: users (${kind})`, () => {
       deleted: {
         ...noFactsOrFiles,
         User: 1,
+        Project: 0,
         ChatSession: 2,
         ChatMessage: 6,
         MemorySnapshot: 2,

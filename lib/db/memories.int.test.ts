@@ -146,6 +146,7 @@ describe(`long-term memory list (${kind})`, () => {
       "expiresAt",
       "extracted",
       "id",
+      "projectId",
       "sourceMessageId",
       "sourceSessionId",
       "sourceSessionTitle",
