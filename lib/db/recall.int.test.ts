@@ -157,6 +157,104 @@ describe(`recall candidates (${kind})`, () => {
     expect(seqs(hits)[0]).toBe(1);
   });
 
+  it("finds a message in the middle of a long conversation through a word in every message, a word common only early on, and a rare one", async () => {
+    const user = await createUser();
+    const [common, early, rare] = [word(), word(), word()];
+    // 3 000 messages: the middle one is outside both ends a slot reads directly (PostgreSQL: the newest and the
+    // earliest 1 000 documents); `early` fills its share of the index's matches before the middle is reached.
+    const texts = Array.from({ length: 3000 }, (_, i) => {
+      if (i === 1499) return `${common} ${early} ${rare}`;
+      return i < 1000 && i % 2 === 0 ? `${common} ${early} item ${i}` : `${common} item ${i}`;
+    });
+    const session = await db.chatSession.create({
+      data: { userId: user.id, title: "Long", lastSeq: texts.length + 1 },
+    });
+    const ids = [...texts, "question"].map(() => randomUUID());
+    const rows = [...texts, "question"].map((text, i) => ({
+      id: ids[i] as string,
+      parentId: i === 0 ? null : (ids[i - 1] as string),
+      sessionId: session.id,
+      seq: i + 1,
+      role: "user" as Role,
+      text,
+      createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+    }));
+    await db.chatMessage.createMany({ data: rows });
+    await db.$transaction((tx) =>
+      indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+    );
+    const last = rows.at(-1) as (typeof rows)[number];
+    await db.chatSession.update({
+      where: { id: session.id },
+      data: { activeLeafId: last.id, activeLeafSeq: last.seq },
+    });
+    for (const question of [`${early} ${rare} ${common}`, `${rare} ${common}`]) {
+      const hits = await recallCandidates({
+        userId: user.id,
+        sessionId: session.id,
+        scope: "conversation",
+        question,
+        leafSeq: last.seq,
+        limit: 10,
+      });
+      expect(seqs(hits)[0]).toBe(1500);
+    }
+  });
+
+  it.runIf(kind === "postgresql")(
+    "PostgreSQL: reads a bounded part of the index for a word in every message of a long conversation",
+    async () => {
+      const user = await createUser();
+      const [common, other] = [word(), word()];
+      const n = 6000;
+      const texts = Array.from({ length: n }, (_, i) => `${common} ${i % 3 ? other : "item"} ${i}`);
+      const session = await db.chatSession.create({
+        data: { userId: user.id, title: "Long", lastSeq: n + 1 },
+      });
+      const ids = [...texts, "question"].map(() => randomUUID());
+      const rows = [...texts, "question"].map((text, i) => ({
+        id: ids[i] as string,
+        parentId: i === 0 ? null : (ids[i - 1] as string),
+        sessionId: session.id,
+        seq: i + 1,
+        role: "user" as Role,
+        text,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+      }));
+      await db.chatMessage.createMany({ data: rows });
+      await db.$transaction((tx) =>
+        indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+      );
+      // This transaction's own counters of SearchDoc rows read (sequential, index and bitmap scans), whatever
+      // other connections do meanwhile.
+      const read = (tx: Tx) =>
+        tx
+          .$queryRawUnsafe<{ n: bigint }[]>(
+            `SELECT pg_stat_get_xact_tuples_returned('"SearchDoc"'::regclass)
+                  + pg_stat_get_xact_tuples_fetched('"SearchDoc"'::regclass) AS n`,
+          )
+          .then((r) => Number(r[0]?.n ?? 0));
+      const touched = await db.$transaction(async (tx) => {
+        const before = await read(tx);
+        const hits = await recallCandidates(
+          {
+            userId: user.id,
+            sessionId: session.id,
+            scope: "conversation",
+            question: `${common} ${other}`,
+            leafSeq: n + 1,
+            limit: 10,
+          },
+          { tx },
+        );
+        expect(hits.length).toBe(10);
+        return (await read(tx)) - before;
+      });
+      // The newest and the earliest 1 000 documents and the pool's 200: not the 6 000 matches.
+      expect(touched).toBeLessThan(n / 2);
+    },
+  );
+
   it("never returns the current question, the excluded seqs, or messages before the clear-memory boundary", async () => {
     const user = await createUser();
     const w = word();

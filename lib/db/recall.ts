@@ -4,6 +4,7 @@ import {
   type LexicalCandidate,
   type QuestionShape,
   rankCandidates,
+  type Slot,
   shapeQuestion,
 } from "@/lib/search/recall-rank";
 import { ftsString, pgOwnerLexeme } from "@/lib/search/terms";
@@ -45,11 +46,6 @@ export interface RecallArgs {
 
 /** Index matches ranked by the engine, before the checks below; what they drop is not replaced. */
 const POOL = 200;
-/**
- * PostgreSQL: `ts_rank_cd` (cover density) costs ~55 µs a matching row with a question's ~70 lexemes, `ts_rank`
- * about a tenth of that; the pool is the best by `ts_rank_cd` among the best this many by `ts_rank`.
- */
-const PG_PREPOOL = 4 * POOL;
 /** At most this many path steps are walked in a branched conversation; older candidates there are left out. */
 const MAX_WALK = 4000;
 /** How far along the path a hit's partner (its question, or its answer after tool steps) is looked for. */
@@ -328,14 +324,13 @@ async function lexicalMatches(
   },
 ): Promise<LexicalCandidate[]> {
   type Row = {
-    doc?: number | bigint;
+    doc: number | bigint;
     id: string;
     sessionId: string;
     seq: number | bigint;
     role: string;
     createdAt: unknown;
     text: string;
-    score: number | string;
     title: string;
     memoryStartSeq: number | bigint;
     forks: number | bigint;
@@ -343,55 +338,39 @@ async function lexicalMatches(
     activeLeafSeq: number | bigint;
     temporary: boolean | number | bigint;
   };
-  let rows: Row[];
-  if (databaseKind(env.DATABASE_URL) === "sqlite") {
-    const scope =
-      "conversation" in token
-        ? `conv : ${ftsString(conversationToken(token.conversation))}`
-        : `owner : ${ftsString(ownerToken(token.owner))}`;
-    const pool = await slotPool(client, scope, question.slots, leafSeq);
-    if (pool.size === 0) return [];
-    // CROSS JOIN keeps SQLite's order (documents, then their message, then its conversation): with a hundred ids it
-    // would otherwise start from the user's conversations and read every message of them. The ids are integers
-    // the index returned, written into the statement.
-    rows = await client.$queryRawUnsafe<Row[]>(
-      `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", 0 AS score, ${SESSION_COLUMNS}
-       FROM "SearchDoc" d
-       CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
-       CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
-       WHERE d."id" IN (${[...pool.keys()].join(", ")})
-         AND d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`,
-      userId,
-      userId,
-    );
-    for (const r of rows) r.score = pool.get(Number(r.doc)) ?? 0;
-  } else {
-    const lexeme =
-      "conversation" in token
-        ? pgConversationLexeme(token.conversation)
-        : pgOwnerLexeme(ownerToken(token.owner));
-    rows = await client.$queryRawUnsafe<Row[]>(
-      `WITH pre AS (
-         SELECT d."id", d."messageId", d."terms"
+  const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
+  const pool = sqlite
+    ? await sqliteSlotPool(
+        client,
+        "conversation" in token
+          ? `conv : ${ftsString(conversationToken(token.conversation))}`
+          : `owner : ${ftsString(ownerToken(token.owner))}`,
+        question.slots,
+        leafSeq,
+      )
+    : await pgSlotPool(client, { userId, token, slots: question.slots, leafSeq });
+  if (pool.size === 0) return [];
+  const ids = [...pool.keys()];
+  // SQLite: CROSS JOIN keeps SQLite's order (documents, then their message, then its conversation): with a hundred
+  // ids it would otherwise start from the user's conversations and read every message of them. The ids are
+  // integers the index returned, written into the statement.
+  const rows = await client.$queryRawUnsafe<Row[]>(
+    sqlite
+      ? `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
          FROM "SearchDoc" d
-         WHERE d."terms" @@ ($2::tsquery && ($1::tsquery)) AND d."userId" = $3
-         ORDER BY ts_rank(d."terms", $1::tsquery, 1) DESC, d."id" DESC LIMIT $5
-       ), hits AS (
-         SELECT pre."id", pre."messageId", ts_rank_cd(pre."terms", $1::tsquery, 1) AS score
-         FROM pre
-         ORDER BY score DESC, pre."id" DESC LIMIT $4
-       )
-       SELECT m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", hits.score, ${SESSION_COLUMNS}
-       FROM hits JOIN "ChatMessage" m ON m."id" = hits."messageId"
-       JOIN "ChatSession" s ON s."id" = m."sessionId"
-       WHERE s."userId" = $3 AND m."status" <> 'streaming'`,
-      question.pg,
-      lexeme,
-      userId,
-      POOL,
-      PG_PREPOOL,
-    );
-  }
+         CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
+         CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
+         WHERE d."id" IN (${ids.join(", ")})
+           AND d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`
+      : `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
+         FROM "SearchDoc" d
+         JOIN "ChatMessage" m ON m."id" = d."messageId"
+         JOIN "ChatSession" s ON s."id" = m."sessionId"
+         WHERE d."id" IN (${ids.join(", ")})
+           AND d."userId" = $1 AND s."userId" = $2 AND m."status" <> 'streaming'`,
+    userId,
+    userId,
+  );
   for (const r of rows) {
     sessions.set(r.sessionId, {
       id: r.sessionId,
@@ -410,32 +389,38 @@ async function lexicalMatches(
     role: String(r.role),
     createdAt: toDate(r.createdAt),
     text: r.text,
-    engine: Number(r.score),
+    engine: pool.get(Number(r.doc)) ?? 0,
   }));
 }
 
-/** SQLite: index rows read across the question's slots, each slot's share bounded below and above. */
+/** Index rows read across the question's slots, each slot's share bounded below and above. */
 const SLOT_ROWS = 2400;
 const MIN_SLOT_ROWS = 64;
 const MAX_SLOT_ROWS = 400;
+/** PostgreSQL: how many of the scope's newest (and, when it holds more, earliest) documents are matched directly. */
+const PG_RECENT_DOCS = 1000;
+/** PostgreSQL: a slot matching at least this share of the scope's newest documents is read there, not on the index. */
+const PG_DENSE = 0.05;
+
+/** How many of a slot's matches are read at each end (newest, earliest). */
+function slotHalf(slots: number): number {
+  return Math.ceil(Math.min(MAX_SLOT_ROWS, Math.max(MIN_SLOT_ROWS, Math.floor(SLOT_ROWS / slots))) / 2);
+}
 
 /**
  * SQLite: the POOL best documents by the question's slots, each with its score. Every slot reads only its most
  * recent and its earliest matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY
  * rank` would score every match, and bm25's term statistics read each term's whole doclist, so its cost grew with
- * the index). Both ends, because a fact is often stated early and its later mentions are the distractors. A slot's
- * weight is its rarity among the scope's documents: exact when the two ends did not fill up, otherwise taken as half
- * the conversation. A document scores the weights of the slots it holds.
+ * the index). Both ends, because a fact is often stated early and its later mentions are the distractors.
  */
-async function slotPool(
+async function sqliteSlotPool(
   client: Client,
   scope: string,
-  slots: QuestionShape["slots"],
+  slots: readonly Slot[],
   leafSeq: number,
 ): Promise<Map<number, number>> {
   if (slots.length === 0) return new Map();
-  const per = Math.min(MAX_SLOT_ROWS, Math.max(MIN_SLOT_ROWS, Math.floor(SLOT_ROWS / slots.length)));
-  const half = Math.ceil(per / 2);
+  const half = slotHalf(slots.length);
   const end = (k: number, order: "DESC" | "ASC") =>
     `SELECT * FROM (SELECT ${k} AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`;
   const rows = await client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
@@ -447,10 +432,88 @@ async function slotPool(
   );
   const bySlot = slots.map(() => new Set<number>());
   for (const r of rows) if (Number.isSafeInteger(Number(r.id))) bySlot[Number(r.k)]?.add(Number(r.id));
+  // A slot's rarity is exact when the two ends did not fill up; otherwise it is taken as half the conversation.
   const n = Math.max(leafSeq, 4 * half, ...bySlot.map((ids) => 4 * ids.size));
+  return scorePool(
+    slots,
+    bySlot.map((ids) => ({ ids, df: ids.size >= 2 * half ? Math.max(2 * half, n / 2) : ids.size })),
+    n,
+  );
+}
+
+/**
+ * PostgreSQL: the same pool. The GIN index returns a slot's matches as a bitmap, in no order, at a cost that grows
+ * with how many there are, so `recall_slot_docs` (one statement) first matches each slot on the scope's newest
+ * documents, read in key order. A scope that holds fewer documents has every match of every slot. Otherwise a slot
+ * dense among the newest (common in the scope) takes its matches there and among the scope's earliest documents,
+ * and its rarity is estimated from its density; every other slot takes at most its share of its matches from the
+ * GIN index, read in table order (about the earliest first): a slot with fewer matches than its share has them all.
+ */
+async function pgSlotPool(
+  client: Client,
+  {
+    userId,
+    token,
+    slots,
+    leafSeq,
+  }: {
+    userId: string;
+    token: { conversation: string } | { owner: string };
+    slots: readonly Slot[];
+    leafSeq: number;
+  },
+): Promise<Map<number, number>> {
+  if (slots.length === 0) return new Map();
+  const half = slotHalf(slots.length);
+  const conversation = "conversation" in token;
+  const rows = await client.$queryRawUnsafe<{ k: number; src: number; ids: (number | bigint)[] }[]>(
+    `SELECT k, src, ids FROM recall_slot_docs($1::text[]::tsquery[], $2, $3, $4::tsquery, $5::int, $6::float8, $7::int)`,
+    slots.map((slot) => slot.pg),
+    conversation,
+    conversation ? token.conversation : userId,
+    conversation ? pgConversationLexeme(token.conversation) : pgOwnerLexeme(ownerToken(token.owner)),
+    PG_RECENT_DOCS,
+    PG_DENSE,
+    2 * half,
+  );
+  const found = slots.map(() => ({ ids: new Set<number>(), newest: 0, index: 0 }));
+  let seen = 0;
+  for (const r of rows) {
+    const k = Number(r.k);
+    if (k < 0) {
+      seen = Number(r.ids[0] ?? 0);
+      continue;
+    }
+    const slot = found[k];
+    if (!slot) continue;
+    for (const id of r.ids) slot.ids.add(Number(id));
+    if (Number(r.src) === 0) slot.newest = r.ids.length;
+    if (Number(r.src) === 2) slot.index = r.ids.length;
+  }
+  const n = Math.max(leafSeq, seen);
+  return scorePool(
+    slots,
+    found.map(({ ids, newest, index }) => {
+      const density = seen > 0 ? newest / seen : 0;
+      // Every match was seen when the scope fit among the newest, or the index returned less than the share.
+      const all = seen < PG_RECENT_DOCS || (density < PG_DENSE && index < 2 * half);
+      return { ids, df: all ? ids.size : Math.max(2 * half, density * n) };
+    }),
+    n,
+  );
+}
+
+/**
+ * The POOL best documents of the slots' matches. A slot's weight is its rarity (`df` of `n` documents); a document
+ * scores the weights of the slots it holds.
+ */
+function scorePool(
+  slots: readonly Slot[],
+  bySlot: { ids: Set<number>; df: number }[],
+  n: number,
+): Map<number, number> {
   const scores = new Map<number, number>();
-  for (const [k, ids] of bySlot.entries()) {
-    const df = ids.size < 2 * half ? ids.size : Math.max(2 * half, n / 2);
+  for (const [k, { ids, df }] of bySlot.entries()) {
     const weight = (slots[k]?.weight ?? 1) * Math.log(1 + (n + 1) / (df + 0.5));
     for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + weight);
   }

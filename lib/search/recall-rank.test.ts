@@ -26,6 +26,17 @@ describe("shapeQuestion slots", () => {
     expect(words.filter((w) => !kept.includes(w)).every((w) => w.length <= shortest)).toBe(true);
   });
 
+  it("gives each slot the same forms as a tsquery, a prefix as :*", () => {
+    for (const slot of shapeQuestion("When did I start drinking coffee?").slots) {
+      const fts = slot.fts.split(" OR ").map((f) => f.replaceAll('"', ""));
+      const pg = slot.pg.split(" | ").map((f) => f.replaceAll("'", ""));
+      expect(pg).toEqual(fts);
+    }
+    const [first] = shapeQuestion("猫").slots;
+    expect(first?.fts).toContain("*");
+    expect(first?.pg).toContain(":*");
+  });
+
   it("cuts a Chinese question as the index does: its bigrams are the lookups", () => {
     const own = shapeQuestion("我什么时候去了杭州？").slots.map((s) => s.fts);
     expect(own.some((f) => f.split(" OR ").includes('"杭州"'))).toBe(true);

@@ -6,7 +6,7 @@ import { ftsString, normalizeWord, pgLexeme, stemOf, tokenize } from "./terms";
 // database layer hands over what the engine matched, this decides the order. Deterministic: ties go to the newer
 // message, then the message id.
 
-/** A question as recall searches it: its content terms, and those as an FTS5 body match and a tsquery. */
+/** A question as recall searches it: its content terms, and the index lookups they make. */
 export interface QuestionShape {
   terms: QuestionTerm[];
   /** Words of the expansion groups (lib/search/expansions.ts) of a term, which stand for that term (`slot`). */
@@ -14,12 +14,19 @@ export interface QuestionShape {
   /** Adjacent content terms of the question ("support group", 松石手), matched as neighbours in a message. */
   pairs: [QuestionTerm, QuestionTerm][];
   /**
-   * FTS5, one string per slot (a content term: its word, its stem, the words of its expansion groups), each for
-   * `body : ( … )`. At most MAX_SLOTS: a question of more content terms keeps its longest.
+   * One lookup per slot: a content term (its word and stem), and apart the words of its expansion groups. At most
+   * MAX_SLOTS content terms: a question of more keeps its longest.
    */
-  slots: { fts: string; weight: number }[];
-  /** tsquery: any of the terms. */
+  slots: Slot[];
+}
+
+/** One bounded lookup: a content term's forms (or its expansions'). */
+export interface Slot {
+  /** For FTS5's `body : ( … )`. */
+  fts: string;
+  /** The same forms as a tsquery (any of them). */
   pg: string;
+  weight: number;
 }
 
 export function shapeQuestion(text: string): QuestionShape {
@@ -37,10 +44,13 @@ export function shapeQuestion(text: string): QuestionShape {
     if (a.term !== b.term) pairs.push([a, b]);
   }
   const expansions = expand(whole);
-  const searched = [...whole, ...expansions.map((e) => e.term)];
   const forms = (t: QuestionTerm) => [
     `${ftsString(t.term)}${t.prefix ? "*" : ""}`,
     ...(t.stem ? [ftsString(t.stem)] : []),
+  ];
+  const pgForms = (t: QuestionTerm) => [
+    `${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`,
+    ...(t.stem ? [pgLexeme(t.stem)] : []),
   ];
   const kept = whole
     .map((t, k) => ({ t, k }))
@@ -49,25 +59,20 @@ export function shapeQuestion(text: string): QuestionShape {
     .sort((a, b) => a.k - b.k);
   // A term and its expansions are separate lookups: an expansion group's words are common together, and would
   // hide how rare the term itself is.
-  const slots = kept.flatMap(({ t, k }) => {
+  const slots = kept.flatMap(({ t, k }): Slot[] => {
     const own = forms(t);
-    const others = [...new Set(expansions.flatMap((e) => (e.slot === k ? forms(e.term) : [])))].filter(
-      (f) => !own.includes(f),
-    );
+    const mine = expansions.filter((e) => e.slot === k).map((e) => e.term);
+    const others = [...new Set(mine.flatMap(forms))].filter((f) => !own.includes(f));
+    const ownPg = pgForms(t);
+    const othersPg = [...new Set(mine.flatMap(pgForms))].filter((f) => !ownPg.includes(f));
     return [
-      { fts: own.join(" OR "), weight: 1 },
-      ...(others.length ? [{ fts: others.join(" OR "), weight: EXPANSION_WEIGHT }] : []),
+      { fts: own.join(" OR "), pg: ownPg.join(" | "), weight: 1 },
+      ...(others.length
+        ? [{ fts: others.join(" OR "), pg: othersPg.join(" | "), weight: EXPANSION_WEIGHT }]
+        : []),
     ];
   });
-  const pg = [
-    ...new Set(
-      searched.flatMap((t) => [
-        `${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`,
-        ...(t.stem ? [pgLexeme(t.stem)] : []),
-      ]),
-    ),
-  ].join(" | ");
-  return { terms: whole, expansions, pairs, slots, pg };
+  return { terms: whole, expansions, pairs, slots };
 }
 
 /** At most this many of a question's content terms are searched (each is one bounded index lookup). */
