@@ -351,9 +351,11 @@ async function lexicalMatches(
     : await pgSlotPool(client, { userId, token, slots: question.slots, leafSeq });
   if (pool.size === 0) return [];
   const ids = [...pool.keys()];
-  // SQLite: CROSS JOIN keeps SQLite's order (documents, then their message, then its conversation): with a hundred
-  // ids it would otherwise start from the user's conversations and read every message of them. The ids are
-  // integers the index returned, written into the statement.
+  // Documents, then their message, then its conversation, one key lookup each: with a hundred ids either engine
+  // may otherwise start from the user's conversations and read every message of them (SQLite reorders joins unless
+  // they are CROSS JOINs; PostgreSQL chose a merge join over all of ChatMessage when its statistics were stale, and
+  // OFFSET 0 keeps it from flattening the lateral lookups back into a join). The ids are integers the index
+  // returned, written into the statement.
   const rows = await client.$queryRawUnsafe<Row[]>(
     sqlite
       ? `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
@@ -364,10 +366,14 @@ async function lexicalMatches(
            AND d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`
       : `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
          FROM "SearchDoc" d
-         JOIN "ChatMessage" m ON m."id" = d."messageId"
-         JOIN "ChatSession" s ON s."id" = m."sessionId"
-         WHERE d."id" IN (${ids.join(", ")})
-           AND d."userId" = $1 AND s."userId" = $2 AND m."status" <> 'streaming'`,
+         CROSS JOIN LATERAL (
+           SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text" FROM "ChatMessage" c
+           WHERE c."id" = d."messageId" AND c."status" <> 'streaming' OFFSET 0
+         ) m
+         CROSS JOIN LATERAL (
+           SELECT * FROM "ChatSession" t WHERE t."id" = m."sessionId" AND t."userId" = $2 OFFSET 0
+         ) s
+         WHERE d."id" IN (${ids.join(", ")}) AND d."userId" = $1`,
     userId,
     userId,
   );
