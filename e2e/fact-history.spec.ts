@@ -106,4 +106,18 @@ test("the deletion dialog names the facts learned in the conversation; the recei
   await expect(dialog.getByTestId("delete-fact-count")).toHaveText(
     "1 long-term fact learned in it goes with it (listed on the Memory page).",
   );
+  // Keeping it instead: the conversation goes, the fact stays with "a deleted conversation" as its source.
+  const keep = dialog.getByTestId("delete-keep-facts");
+  await expect(keep).not.toBeChecked();
+  await keep.check();
+  await expectNoAxeViolations(page);
+  await dialog.getByTestId("confirm-button").click();
+  await expect(page.getByTestId("receipt-MemoryFact")).toHaveText("0");
+  await expect(page.getByTestId("receipt-kept-facts")).toHaveText(
+    "1 long-term fact was kept; its source is now “a deleted conversation”.",
+  );
+  await page.goto("/memory");
+  const item = page.getByTestId("memory-item");
+  await expect(item.getByTestId("memory-text")).toHaveText(["I live in Lisbon"]);
+  await expect(item.getByTestId("memory-source-deleted")).toContainText("in a deleted conversation");
 });

@@ -20,3 +20,11 @@ export function intParam(
   }
   return value;
 }
+
+/** Reads an optional `true`/`false` query parameter (absent: false); anything else is a 400 with a code. */
+export function boolParam(url: URL, name: string): boolean {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new AppError("bad_request", `${name} must be true or false.`);
+}

@@ -7,8 +7,19 @@ import { useT } from "@/lib/i18n/client";
 
 type Count = { sessionId: string; facts: number | "failed" };
 
-/** The deletion dialog's text, naming how many long-term facts learned in the conversation go with it. */
-export function DeleteBody({ session }: { session: SessionSummary | null }) {
+/**
+ * The deletion dialog's text, naming how many long-term facts learned in the conversation go with it, with the
+ * choice to keep them instead (unticked: the default stays "delete them").
+ */
+export function DeleteBody({
+  session,
+  keepFacts,
+  onKeepFactsChange,
+}: {
+  session: SessionSummary | null;
+  keepFacts: boolean;
+  onKeepFactsChange: (keep: boolean) => void;
+}) {
   const t = useT("sidebar");
   const [count, setCount] = useState<Count | null>(null);
   const sessionId = session?.id ?? null;
@@ -36,6 +47,18 @@ export function DeleteBody({ session }: { session: SessionSummary | null }) {
             ? t("factCountFailed")
             : t("factCount", { count: facts })}
       </span>
+      {typeof facts === "number" && facts > 0 && (
+        <label className="mt-2 flex items-start gap-2 text-zinc-800">
+          <input
+            type="checkbox"
+            className="mt-0.5 size-4 shrink-0 accent-zinc-900"
+            checked={keepFacts}
+            onChange={(e) => onKeepFactsChange(e.target.checked)}
+            data-testid="delete-keep-facts"
+          />
+          <span>{t("keepFacts", { count: facts })}</span>
+        </label>
+      )}
     </>
   );
 }

@@ -4,8 +4,8 @@ import { useT } from "@/lib/i18n/client";
 
 export interface FactSent {
   id: string;
-  sourceSessionId: string;
-  sourceMessageId: string;
+  sourceSessionId: string | null;
+  sourceMessageId: string | null;
   /** The fact's text now (absent once deleted). */
   text?: string;
   deleted?: boolean;
@@ -31,13 +31,17 @@ export function FactsSent({
             <>
               <span className="text-zinc-800">{f.text}</span>
               {f.replaced && <em className="text-zinc-500"> ({t("factReplaced")})</em>} ·{" "}
-              <a
-                href={messageHref(f.sourceSessionId, f.sourceMessageId)}
-                className="underline"
-                data-testid="context-fact-source"
-              >
-                {t("factSource")}
-              </a>
+              {f.sourceSessionId !== null && f.sourceMessageId !== null ? (
+                <a
+                  href={messageHref(f.sourceSessionId, f.sourceMessageId)}
+                  className="underline"
+                  data-testid="context-fact-source"
+                >
+                  {t("factSource")}
+                </a>
+              ) : (
+                <em className="text-zinc-500">{t("factSourceDeleted")}</em>
+              )}
             </>
           )}
         </li>

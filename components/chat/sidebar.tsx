@@ -134,7 +134,13 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
         <ConfirmDialog
           open={toDelete !== null}
           title={t("confirmTitle")}
-          body={<DeleteBody session={toDelete} />}
+          body={
+            <DeleteBody
+              session={toDelete}
+              keepFacts={actions.keepFacts}
+              onKeepFactsChange={actions.setKeepFacts}
+            />
+          }
           confirmLabel={t("confirmLabel")}
           pending={actions.deleting}
           onConfirm={() => void actions.confirmDelete()}

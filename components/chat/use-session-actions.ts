@@ -18,7 +18,13 @@ export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
-  const [toDelete, setToDelete] = useState<SessionSummary | null>(null);
+  const [toDelete, setToDeleteState] = useState<SessionSummary | null>(null);
+  const [keepFacts, setKeepFacts] = useState(false);
+  // Each dialog starts from "delete them too".
+  const setToDelete = (session: SessionSummary | null) => {
+    setKeepFacts(false);
+    setToDeleteState(session);
+  };
   const [deleting, setDeleting] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
 
@@ -55,7 +61,10 @@ export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate
     setDeleting(true);
     setError(null);
     try {
-      const data = await sendJson<{ receipt: Receipt }>(`/api/sessions/${id}`, "DELETE");
+      const data = await sendJson<{ receipt: Receipt }>(
+        `/api/sessions/${id}${keepFacts ? "?keepFacts=true" : ""}`,
+        "DELETE",
+      );
       forgetDraft(id);
       setReceipt(data.receipt);
       if (pathname === `/c/${id}`) router.push("/");
@@ -76,6 +85,8 @@ export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate
     rename,
     toDelete,
     setToDelete,
+    keepFacts,
+    setKeepFacts,
     deleting,
     confirmDelete,
     receipt,

@@ -6,7 +6,7 @@ import { type FactVersionView, getMemoryHistory } from "@/lib/client/api";
 import { useErrorText, useFormat, useT } from "@/lib/i18n/client";
 import { FactExpiry } from "./fact-expiry";
 
-type Loaded = { expiresAt: string | null; sourceSessionId: string; history: FactVersionView[] };
+type Loaded = { expiresAt: string | null; sourceSessionId: string | null; history: FactVersionView[] };
 
 /**
  * A fact's history (GET /api/memories/:id), read when first opened: each version with when, what changed, by whom
@@ -61,7 +61,7 @@ export function FactHistory({ memoryId, onSaved }: { memoryId: string; onSaved: 
                 <span className="text-zinc-600">
                   {t("history.by", { by: v.by })} · {format.dateTime(v.changedAt)}
                 </span>
-                {v.sourceMessageId && (
+                {v.sourceMessageId && loaded.sourceSessionId && (
                   <>
                     {" · "}
                     <Link

@@ -41,19 +41,28 @@ export function MemoryFact({
               {t("list.replaced")}
             </span>
           )}
-          {t.rich("list.learnedIn", {
-            when: format.dateTime(memory.createdAt),
-            title: memory.sourceSessionTitle,
-            link: (chunks) => (
-              <Link
-                href={sourceHref(memory)}
-                className="underline hover:text-zinc-900"
-                data-testid="memory-source"
-              >
-                {chunks}
-              </Link>
-            ),
-          })}
+          {memory.sourceSessionId === null || memory.sourceMessageId === null ? (
+            <span data-testid="memory-source-deleted">
+              {t("list.learnedInDeleted", { when: format.dateTime(memory.createdAt) })}
+            </span>
+          ) : (
+            t.rich("list.learnedIn", {
+              when: format.dateTime(memory.createdAt),
+              title: memory.sourceSessionTitle ?? "",
+              link: (chunks) => (
+                <Link
+                  href={sourceHref({
+                    sourceSessionId: memory.sourceSessionId as string,
+                    sourceMessageId: memory.sourceMessageId as string,
+                  })}
+                  className="underline hover:text-zinc-900"
+                  data-testid="memory-source"
+                >
+                  {chunks}
+                </Link>
+              ),
+            })
+          )}
           {edited && <> · {t("list.edited", { when: format.dateTime(memory.updatedAt) })}</>}
         </p>
         {replaced && <p className="sr-only">{t("list.replacedHint")}</p>}

@@ -3,9 +3,10 @@
 export interface MemoryView {
   id: string;
   text: string;
-  sourceSessionId: string;
-  sourceMessageId: string;
-  sourceSessionTitle: string;
+  /** All three null: the fact was kept when its conversation was deleted. */
+  sourceSessionId: string | null;
+  sourceMessageId: string | null;
+  sourceSessionTitle: string | null;
   createdAt: string;
   updatedAt: string;
   /** When the fact stops being used (null: never). */
@@ -29,5 +30,5 @@ export interface UserSettingsView {
 export const MAX_FACT_CHARS = 500;
 
 /** Where a fact was learned: its conversation, opened at the message. */
-export const sourceHref = (m: Pick<MemoryView, "sourceSessionId" | "sourceMessageId">) =>
+export const sourceHref = (m: { sourceSessionId: string; sourceMessageId: string }) =>
   `/c/${m.sourceSessionId}?message=${encodeURIComponent(m.sourceMessageId)}`;

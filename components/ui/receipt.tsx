@@ -5,6 +5,8 @@ export interface Receipt {
   sessionId?: string;
   userId?: string;
   deleted: Record<string, number>;
+  /** Rows that stayed at the user's choice (facts kept without their source). */
+  kept?: { MemoryFact: number };
 }
 
 // What each kind of record is called for people (the receipt's keys are the server's table names), in
@@ -57,6 +59,11 @@ export function ReceiptView({ receipt }: { receipt: Receipt }) {
           </li>
         ))}
       </ul>
+      {receipt.kept && receipt.kept.MemoryFact > 0 && (
+        <p className="text-zinc-600" data-testid="receipt-kept-facts">
+          {t("keptFacts", { n: receipt.kept.MemoryFact })}
+        </p>
+      )}
     </div>
   );
 }

@@ -207,7 +207,12 @@ const memoryUrl = (id: string) => `/api/memories/${encodeURIComponent(id)}`;
 /** A fact with its history and expiry. */
 export const getMemoryHistory = (id: string) =>
   getJson<{
-    memory: { id: string; expiresAt: string | null; sourceSessionId: string; history: FactVersionView[] };
+    memory: {
+      id: string;
+      expiresAt: string | null;
+      sourceSessionId: string | null;
+      history: FactVersionView[];
+    };
   }>(memoryUrl(id));
 
 /** Sets (ISO date and time) or clears (null) when a fact expires. */

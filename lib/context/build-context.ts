@@ -42,7 +42,7 @@ export interface ItemEntry {
   /** On a message with pictures: their references (`attachment:<id>?w=&h=`), never the bytes. */
   images?: string[];
   /** On the long-term memory section: each fact sent, with the conversation and message it was learned from. */
-  facts?: { id: string; sourceSessionId: string; sourceMessageId: string }[];
+  facts?: { id: string; sourceSessionId: string | null; sourceMessageId: string | null }[];
   /** On an `instructions` entry: the user's (from their settings) or this conversation's system prompt. */
   scope?: InstructionScope;
 }

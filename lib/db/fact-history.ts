@@ -73,7 +73,7 @@ export async function getFactWithHistoryForUser(
   const { sourceSession, versions, ...fact } = row;
   return {
     ...fact,
-    sourceSessionTitle: sourceSession.title,
+    sourceSessionTitle: sourceSession?.title ?? null,
     history: versions as FactVersion[],
   };
 }

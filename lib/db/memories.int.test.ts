@@ -411,7 +411,7 @@ describe(`facts die with their source (${kind})`, () => {
     if (!teal || !amber) throw new Error("facts missing");
     // A fact of A was replaced by one of B: B's fact stays, and nothing refers to A's any more.
     await db.memoryFact.update({ where: { id: teal.id }, data: { supersededById: amber.id } });
-    const ids = [a.sessionId, ...a.facts.flatMap((f) => [f.id, f.sourceMessageId])];
+    const ids = [a.sessionId, ...a.facts.flatMap((f) => [f.id, f.sourceMessageId as string])];
     signedIn(owner.id);
     // The deletion dialog's number: every fact learned there, the replaced one included, as the receipt counts.
     const read = async (id: string) => {
@@ -463,7 +463,7 @@ describe(`facts die with their source (${kind})`, () => {
       owner.id,
       a.sessionId,
       b.sessionId,
-      ...facts.flatMap((f) => [f.id, f.sourceMessageId]),
+      ...facts.flatMap((f) => [f.id, f.sourceMessageId as string]),
     ]);
     expect(after).toEqual(zeroEverywhere(after));
   });

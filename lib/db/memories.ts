@@ -30,8 +30,8 @@ export interface FactRow {
   id: string;
   text: string;
   subject: string | null;
-  sourceSessionId: string;
-  sourceMessageId: string;
+  sourceSessionId: string | null;
+  sourceMessageId: string | null;
   supersededById: string | null;
   /** Suggested facts (found after an answer, not yet accepted) are never injected, recalled or offered to tools. */
   status: "active" | "suggested";
@@ -314,7 +314,7 @@ export async function listExtractedFactsByMessageId(
   });
   return rows.map(({ subject: _subject, sourceSession, ...f }) => ({
     ...f,
-    sourceSessionTitle: sourceSession.title,
+    sourceSessionTitle: sourceSession?.title ?? null,
   }));
 }
 
@@ -357,10 +357,11 @@ const factNotFound = () => new AppError("not_found", "This memory does not exist
 export interface ManagedFact {
   id: string;
   text: string;
-  sourceSessionId: string;
-  sourceMessageId: string;
+  /** Null (with the title) once the source conversation was deleted and the fact kept. */
+  sourceSessionId: string | null;
+  sourceMessageId: string | null;
   /** The source conversation's title, for the link back to it. */
-  sourceSessionTitle: string;
+  sourceSessionTitle: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** After this the fact is not used and the retention job deletes it; null: never. */
@@ -404,7 +405,7 @@ export async function listFactsByUserId(
   const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (f) => ({ at: f.updatedAt, id: f.id }) });
   const facts = page.map(({ subject: _subject, sourceSession, supersededById, ...f }) => ({
     ...f,
-    sourceSessionTitle: sourceSession.title,
+    sourceSessionTitle: sourceSession?.title ?? null,
     ...(includeSuperseded ? { supersededById } : {}),
   }));
   return { facts, nextCursor };

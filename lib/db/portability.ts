@@ -236,8 +236,8 @@ export interface ImportedFactRow {
   id: string;
   text: string;
   subject: string | null;
-  sourceSessionId: string;
-  sourceMessageId: string;
+  sourceSessionId: string | null;
+  sourceMessageId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
 import { db, type TxOption } from "./client";
 import { recordFactVersion } from "./fact-history";
+import { keepFactsOfSessions } from "./kept-facts";
 import { countRowsOfSessions, type DeletedRows, noDeletedRows } from "./receipts";
 import { CASCADE_DELETE_TIMEOUT_MS, withTransaction } from "./transaction";
 
@@ -41,15 +42,36 @@ export async function createProject(
   return tx.project.create({ data: { userId, name, instructions }, select: projectSelect });
 }
 
-/** The user's projects, most recently changed first, each with its conversation count. */
+/**
+ * The user's projects, most recently changed first, each with its conversation count and `factCount`: the facts a
+ * deletion removes with it (its own, and those learned in its conversations that were moved elsewhere since).
+ */
 export async function listProjectsByUserId({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
-  const rows = await tx.project.findMany({
-    where: { userId },
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: MAX_PROJECTS,
-    select: { ...projectSelect, _count: { select: { sessions: { where: { temporary: false } } } } },
-  });
-  return rows.map(({ _count, ...p }) => ({ ...p, sessionCount: _count.sessions }));
+  const [rows, learnedInside] = await Promise.all([
+    tx.project.findMany({
+      where: { userId },
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      take: MAX_PROJECTS,
+      select: {
+        ...projectSelect,
+        _count: { select: { sessions: { where: { temporary: false } }, memoryFacts: true } },
+      },
+    }),
+    tx.memoryFact.findMany({
+      where: { userId, sourceSession: { projectId: { not: null } } },
+      select: { projectId: true, sourceSession: { select: { projectId: true } } },
+    }),
+  ]);
+  const movedAway = new Map<string, number>();
+  for (const f of learnedInside) {
+    const home = f.sourceSession?.projectId;
+    if (home && f.projectId !== home) movedAway.set(home, (movedAway.get(home) ?? 0) + 1);
+  }
+  return rows.map(({ _count, ...p }) => ({
+    ...p,
+    sessionCount: _count.sessions,
+    factCount: _count.memoryFacts + (movedAway.get(p.id) ?? 0),
+  }));
 }
 
 async function getProjectForUserOrThrow(
@@ -88,7 +110,8 @@ export interface ProjectDeletionReceipt {
   /** "delete": its conversations and facts went with it; "keep": they were moved out first. */
   mode: "delete" | "keep";
   deleted: { Project: number } & DeletedRows;
-  /** Moved out of the project (mode "keep"): conversations now outside any project, facts now global. */
+  /** Moved out of the project (mode "keep", or its facts with keepFacts): conversations now outside any project,
+   * facts now global. */
   moved: { ChatSession: number; MemoryFact: number };
 }
 
@@ -101,10 +124,13 @@ export async function deleteProjectForUser({
   projectId,
   userId,
   keep,
+  keepFacts = false,
 }: {
   projectId: string;
   userId: string;
   keep: boolean;
+  /** Delete the conversations but keep the project's facts: global, without a source where learned in them. */
+  keepFacts?: boolean;
 }): Promise<ProjectDeletionReceipt> {
   const result = await withTransaction(
     async (tx) => {
@@ -123,6 +149,12 @@ export async function deleteProjectForUser({
           where: { userId, projectId },
           select: { id: true },
         });
+        if (keepFacts) {
+          await keepFactsOfSessions({ userId, sessionIds: sessions.map((s) => s.id) }, { tx });
+          moved.MemoryFact = (
+            await tx.memoryFact.updateMany({ where: { userId, projectId }, data: { projectId: null } })
+          ).count;
+        }
         for (const { id } of sessions) {
           const rows = await countRowsOfSessions({ sessionId: id }, { tx });
           for (const key of Object.keys(rows) as (keyof typeof rows)[]) deleted[key] += rows[key];

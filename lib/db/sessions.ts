@@ -5,6 +5,7 @@ import { checkpointed } from "./checkpoint";
 import { db, type Tx, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
+import { keepFactsOfSessions } from "./kept-facts";
 import { countRowsOfSessions, type DeletedRows } from "./receipts";
 import { putSnapshot } from "./snapshots";
 import { CASCADE_DELETE_TIMEOUT_MS, inTx, withTransaction } from "./transaction";
@@ -218,6 +219,8 @@ export async function renameSessionForUser(
 export interface DeletionReceipt {
   sessionId: string;
   deleted: DeletedRows;
+  /** With keepFacts: the facts learned there that stayed, without their source. */
+  kept?: { MemoryFact: number };
 }
 
 /**
@@ -232,14 +235,20 @@ export async function unsafeDeleteSessionById({
   actorId,
   reason,
   onlyIfIdleBefore,
+  keepFacts,
 }: {
   sessionId: string;
   actorId: string | null;
   reason?: string;
   onlyIfIdleBefore?: Date;
+  /** The owner's choice in the deletion dialog: the facts learned there stay, their source becomes "deleted". */
+  keepFacts?: { userId: string };
 }): Promise<DeletionReceipt> {
   const result = await withTransaction(
     async (tx) => {
+      const kept = keepFacts
+        ? await keepFactsOfSessions({ userId: keepFacts.userId, sessionIds: [sessionId] }, { tx })
+        : null;
       const rows = await countRowsOfSessions({ sessionId }, { tx });
       const idle = onlyIfIdleBefore && {
         updatedAt: { lt: onlyIfIdleBefore },
@@ -248,25 +257,36 @@ export async function unsafeDeleteSessionById({
       const { count } = await tx.chatSession.deleteMany({ where: { id: sessionId, ...idle } });
       if (count === 0) throw notFound();
       const deleted: DeletedRows = { ChatSession: count, ...rows };
+      const details = {
+        ...deleted,
+        ...(reason ? { reason } : {}),
+        ...(kept !== null ? { keptFacts: kept } : {}),
+      };
       await tx.auditLog.create({
-        data: {
-          actorId,
-          action: "session.delete",
-          targetType: "ChatSession",
-          targetId: sessionId,
-          details: reason ? { ...deleted, reason } : deleted,
-        },
+        data: { actorId, action: "session.delete", targetType: "ChatSession", targetId: sessionId, details },
       });
-      return { sessionId, deleted };
+      return kept === null ? { sessionId, deleted } : { sessionId, deleted, kept: { MemoryFact: kept } };
     },
     { timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
   return checkpointed(result);
 }
 
-export async function deleteSessionForUser({ sessionId, userId }: { sessionId: string; userId: string }) {
+export async function deleteSessionForUser({
+  sessionId,
+  userId,
+  keepFacts = false,
+}: {
+  sessionId: string;
+  userId: string;
+  keepFacts?: boolean;
+}) {
   await getSessionForUserOrThrow({ sessionId, userId });
-  return unsafeDeleteSessionById({ sessionId, actorId: userId });
+  return unsafeDeleteSessionById({
+    sessionId,
+    actorId: userId,
+    ...(keepFacts ? { keepFacts: { userId } } : {}),
+  });
 }
 
 /** The memory state of a user's conversation: its settings, start boundary and length. */

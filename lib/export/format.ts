@@ -123,8 +123,9 @@ export const factSchema = z.object({
     .min(1)
     .max(MAX_FACT_CHARS, `A memory can have at most ${MAX_FACT_CHARS} characters.`),
   subject: z.string().max(MAX_SUBJECT_CHARS).nullable(),
-  conversationLocalId: localId,
-  messageLocalId: localId,
+  // Both null: a fact kept when its conversation was deleted (decision 038).
+  conversationLocalId: localId.nullable(),
+  messageLocalId: localId.nullable(),
   supersededByLocalId: localId.nullable(),
   createdAt: date,
   updatedAt: date,
@@ -218,8 +219,11 @@ export function checkConsistency(file: ExportFile): FormatIssue[] {
   const facts = new Set(file.longTermMemory?.facts.map((f) => f.localId));
   file.longTermMemory?.facts.forEach((f, fi) => {
     const at = ["longTermMemory", "facts", fi];
-    const c = conversations.get(f.conversationLocalId);
-    if (!c) say([...at, "conversationLocalId"], `no conversation ${f.conversationLocalId} here`);
+    const c = f.conversationLocalId === null ? null : conversations.get(f.conversationLocalId);
+    if (f.conversationLocalId === null) {
+      if (f.messageLocalId !== null)
+        say([...at, "messageLocalId"], "a fact without a conversation has no message");
+    } else if (!c) say([...at, "conversationLocalId"], `no conversation ${f.conversationLocalId} here`);
     else if (!c.messages.some((m) => m.localId === f.messageLocalId)) {
       say(
         [...at, "messageLocalId"],

@@ -350,13 +350,13 @@ async function writeFacts(
     {
       userId,
       facts: facts.map((f) => {
-        const source = written.get(f.conversationLocalId);
+        const source = f.conversationLocalId === null ? undefined : written.get(f.conversationLocalId);
         return {
           id: ids.get(f.localId) as string,
           text: f.text,
           subject: f.subject,
-          sourceSessionId: source?.sessionId as string,
-          sourceMessageId: source?.messageIds.get(f.messageLocalId) as string,
+          sourceSessionId: source?.sessionId ?? null,
+          sourceMessageId: (f.messageLocalId !== null && source?.messageIds.get(f.messageLocalId)) || null,
           createdAt: new Date(f.createdAt),
           updatedAt: new Date(f.updatedAt),
         };

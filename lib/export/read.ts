@@ -287,7 +287,11 @@ async function readLongTermMemory({
   exported: Map<string, { localId: string; seqById: Map<string, number> }>;
 }): Promise<NonNullable<ExportFile["longTermMemory"]>> {
   const { enabled, facts: rows } = await getLongTermMemoryForExport({ userId });
-  const kept = rows.flatMap((f) => {
+  type Kept = { f: (typeof rows)[number]; conversationLocalId: string | null; seq: number | null };
+  const kept = rows.flatMap((f): Kept[] => {
+    if (f.sourceSessionId === null || f.sourceMessageId === null) {
+      return [{ f, conversationLocalId: null, seq: null }];
+    }
     const source = exported.get(f.sourceSessionId);
     const seq = source?.seqById.get(f.sourceMessageId);
     return source && seq !== undefined ? [{ f, conversationLocalId: source.localId, seq }] : [];
@@ -298,7 +302,7 @@ async function readLongTermMemory({
     text: f.text,
     subject: f.subject,
     conversationLocalId,
-    messageLocalId: `m${seq}`,
+    messageLocalId: seq === null ? null : `m${seq}`,
     supersededByLocalId: f.supersededById === null ? null : (localIds.get(f.supersededById) ?? null),
     createdAt: f.createdAt.toISOString(),
     updatedAt: f.updatedAt.toISOString(),

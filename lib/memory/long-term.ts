@@ -8,8 +8,8 @@ import type { MemoryItem, TokenCounter } from "./types";
 export interface LongTermFact {
   id: string;
   text: string;
-  sourceSessionId: string;
-  sourceMessageId: string;
+  sourceSessionId: string | null;
+  sourceMessageId: string | null;
 }
 
 /** The section's first line; the offline model and the context inspector recognise the section by it. */

@@ -1,6 +1,7 @@
 import { updateProjectSchema } from "@/lib/api/project-schemas";
 import { deleteProjectForUser, updateProjectForUser } from "@/lib/db/projects";
 import { readJson, route } from "@/lib/http";
+import { boolParam } from "@/lib/http-query";
 
 type Params = { id: string };
 
@@ -13,10 +14,16 @@ export const PATCH = route<Params>("user", async ({ req, params, user }) => {
 
 /**
  * Deletes the project → `{ receipt }`. By default its conversations and facts go with it (counted in the receipt);
- * `?keep=true` moves them out first (conversations outside any project, facts global).
+ * `?keep=true` moves them out first (conversations outside any project, facts global); `?keepFacts=true` deletes
+ * the conversations but keeps every fact of the project (global, source "a deleted conversation" where learned there).
  */
 export const DELETE = route<Params>("user", async ({ req, params, user }) => {
-  const keep = new URL(req.url).searchParams.get("keep") === "true";
-  const receipt = await deleteProjectForUser({ projectId: params.id, userId: user.id, keep });
+  const url = new URL(req.url);
+  const receipt = await deleteProjectForUser({
+    projectId: params.id,
+    userId: user.id,
+    keep: boolParam(url, "keep"),
+    keepFacts: boolParam(url, "keepFacts"),
+  });
   return Response.json({ receipt });
 });

@@ -10,7 +10,7 @@ import {
   renameSessionForUser,
 } from "@/lib/db/sessions";
 import { readJson, route } from "@/lib/http";
-import { intParam } from "@/lib/http-query";
+import { boolParam, intParam } from "@/lib/http-query";
 import { setConversationModel, withModelNames } from "@/lib/models/registry";
 
 type Params = { id: string };
@@ -68,7 +68,12 @@ export const PATCH = route<Params>("user", async ({ req, params, user }) => {
   return Response.json({ session, messages: await withModelNames(page.messages), hasMore: page.hasMore });
 });
 
-export const DELETE = route<Params>("user", async ({ params, user }) => {
-  const receipt = await deleteSessionForUser({ sessionId: params.id, userId: user.id });
+/**
+ * Deletes the conversation with everything in it → `{ receipt }`. `?keepFacts=true`: the long-term facts learned in
+ * it stay, their source becoming "a deleted conversation" (the receipt's `kept`).
+ */
+export const DELETE = route<Params>("user", async ({ req, params, user }) => {
+  const keepFacts = boolParam(new URL(req.url), "keepFacts");
+  const receipt = await deleteSessionForUser({ sessionId: params.id, userId: user.id, keepFacts });
   return Response.json({ receipt });
 });
