@@ -36,6 +36,8 @@ export interface Sizes {
   /** 25 ms: 40 tokens/s. */
   w6TokenDelayMs: number;
   w6TimeoutMs: number;
+  /** W10: the history an imported-like conversation switched to the summary policy has summarized (0: skip). */
+  backlogMessages: number;
 }
 
 export const FULL: Sizes = {
@@ -63,6 +65,7 @@ export const FULL: Sizes = {
   w6FirstTokenDelayMs: 775,
   w6TokenDelayMs: 25,
   w6TimeoutMs: 120_000,
+  backlogMessages: 100_000,
 };
 
 export const QUICK: Sizes = {
@@ -90,6 +93,7 @@ export const QUICK: Sizes = {
   w6FirstTokenDelayMs: 775,
   w6TokenDelayMs: 25,
   w6TimeoutMs: 60_000,
+  backlogMessages: 2_000,
 };
 
 /**
@@ -102,6 +106,7 @@ export const compareSizes = (sizes: Sizes): Sizes => ({
   w4Users: 0,
   w5Messages: 10,
   w6Streams: sizes.w6Streams.slice(0, 1),
+  backlogMessages: 0,
 });
 
 export interface Options {

@@ -31,6 +31,8 @@ export interface BenchPlan {
     w6Warmup: SeedSession[];
     /** W1F: the same history length for the owner (no facts) and for factsUser (FACTS facts). */
     w1Facts: { without: SeedSession; with: SeedSession };
+    /** W10: a long history switched to the summary policy, summarized by the background backlog (null: skipped). */
+    backlog: SeedSession | null;
   };
 }
 
@@ -91,6 +93,9 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     with: session(factsUser, "W1F, 1000 facts", W1F_HISTORY),
   };
 
+  const backlog =
+    sizes.backlogMessages > 0 ? session(owner, "W10 summary backlog", sizes.backlogMessages) : null;
+
   return {
     seed: { passwordHash, users, sessions },
     password,
@@ -98,7 +103,7 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     admin,
     w2Users,
     factsUser,
-    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w1Facts },
+    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w1Facts, backlog },
   };
 }
 

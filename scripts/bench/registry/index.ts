@@ -15,6 +15,7 @@ import { w5 } from "./w5";
 import { w6 } from "./w6";
 import { w7 } from "./w7";
 import { w8 } from "./w8";
+import { w10 } from "./w10";
 
 /**
  * Every workload of `npm run bench`, in the order they run (within their phase) and are reported. A new
@@ -32,6 +33,7 @@ export const WORKLOADS: RegisteredWorkload[] = [
   api,
   w7,
   w8, // after W1 and W7: it indexes W1's seeded history and switches its sessions' recall
+  w10,
   w3,
   w6,
   multi,

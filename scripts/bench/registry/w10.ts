@@ -1,0 +1,89 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { fmtInt, fmtSeconds, table } from "../report";
+import { need, workload } from "./types";
+
+/** The window W10 sets with the summary policy; the backlog covers everything before it. */
+const WINDOW = 20;
+
+interface W10Result {
+  skipped: boolean;
+  messages: number;
+  /** From the PATCH that switched the policy to the summary covering #1 up to the window. */
+  wallMs: number;
+  fromSeq: number;
+  throughSeq: number;
+  timedOut: boolean;
+}
+
+interface MemoryJson {
+  summary?: { fromSeq: number; throughSeq: number; messages: number };
+}
+
+/**
+ * W10 (issue 24 item 4): a long seeded history, never summarized, switched to `policy: summary`; the background
+ * backlog (decision 034) summarizes it from #1, segment by segment, off any turn. Timed until the memory API
+ * reports a summary from #1 up to the window; the demo model answers summary requests without delay, so this is
+ * the app's own cost per segment (reads, the model request and its fenced writes).
+ */
+export const w10 = workload<W10Result>({
+  id: "w10",
+  phase: "main",
+  describe: (sizes) =>
+    `W10: the summary backlog of a ${fmtInt(sizes.backlogMessages)}-message conversation …`,
+  async run(ctx) {
+    const session = ctx.plan.sessions.backlog;
+    const empty = { messages: 0, wallMs: 0, fromSeq: 0, throughSeq: 0, timedOut: false };
+    if (!session) return { skipped: true, ...empty };
+    const owner = need(ctx.owner, "the owner");
+    const path = `/api/sessions/${session.id}/memory`;
+    const started = performance.now();
+    await owner.json("PATCH", path, { policy: "summary", maxMessages: WINDOW });
+    // Generous: ~200 messages a segment; a slow machine must still finish, only later.
+    const deadline = started + Math.max(120_000, session.messages * 10);
+    const goal = session.messages - WINDOW * 2;
+    let summary: MemoryJson["summary"];
+    for (;;) {
+      summary = (await owner.json<MemoryJson>("GET", path)).data.summary;
+      if (summary && summary.fromSeq === 1 && summary.throughSeq >= goal) break;
+      if (performance.now() > deadline) break;
+      await sleep(200);
+    }
+    const done = Boolean(summary && summary.fromSeq === 1 && summary.throughSeq >= goal);
+    return {
+      skipped: false,
+      messages: session.messages,
+      wallMs: performance.now() - started,
+      fromSeq: summary?.fromSeq ?? 0,
+      throughSeq: summary?.throughSeq ?? 0,
+      timedOut: !done,
+    };
+  },
+  checks: (w) =>
+    w.skipped
+      ? []
+      : [
+          {
+            name: `W10: the summary backlog of ${fmtInt(w.messages)} messages covers #1 up to the window`,
+            ok: !w.timedOut,
+            detail: `summary #${w.fromSeq}–#${w.throughSeq} after ${fmtSeconds(w.wallMs)}`,
+          },
+        ],
+  render: (w) =>
+    w.skipped
+      ? []
+      : [
+          "",
+          `W10 summary backlog — ${fmtInt(w.messages)} seeded messages switched to policy summary (window ${WINDOW})`,
+          table(
+            ["wall", "covered", "messages/s", ""],
+            [
+              [
+                fmtSeconds(w.wallMs),
+                `#${w.fromSeq}–#${w.throughSeq}`,
+                fmtInt(Math.round((w.throughSeq / w.wallMs) * 1000)),
+                w.timedOut ? "FAIL (timed out)" : "PASS",
+              ],
+            ],
+          ),
+        ],
+});
