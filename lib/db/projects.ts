@@ -41,18 +41,30 @@ export async function createProject(
   return tx.project.create({ data: { userId, name, instructions }, select: projectSelect });
 }
 
-/** The user's projects, most recently changed first, each with its conversation count. */
+/**
+ * The user's projects, most recently changed first, each with the count of its listed conversations (archived
+ * ones are not listed) and of its memories (the facts a deletion removes or makes global).
+ */
 export async function listProjectsByUserId({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   const rows = await tx.project.findMany({
     where: { userId },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: MAX_PROJECTS,
-    select: { ...projectSelect, _count: { select: { sessions: { where: { temporary: false } } } } },
+    select: {
+      ...projectSelect,
+      _count: {
+        select: { sessions: { where: { temporary: false, archivedAt: null } }, memoryFacts: true },
+      },
+    },
   });
-  return rows.map(({ _count, ...p }) => ({ ...p, sessionCount: _count.sessions }));
+  return rows.map(({ _count, ...p }) => ({
+    ...p,
+    sessionCount: _count.sessions,
+    factCount: _count.memoryFacts,
+  }));
 }
 
-async function getProjectForUserOrThrow(
+export async function getProjectForUserOrThrow(
   { projectId, userId }: { projectId: string; userId: string },
   { tx = db }: TxOption = {},
 ): Promise<ProjectRow> {
