@@ -9,11 +9,16 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT("pages"))("meta.newChat") };
 }
 
-export default function NewChatPage() {
+type Props = { searchParams: Promise<{ project?: string | string[] }> };
+
+/** `/?project=<id>`: a new chat started in that project ("New chat in project"). */
+export default async function NewChatPage({ searchParams }: Props) {
+  const { project } = await searchParams;
   return (
     <ChatView
       key="new"
       sessionId={null}
+      projectId={typeof project === "string" && project ? project : null}
       initialMessages={[]}
       initialHasMore={false}
       modelInfo={modelInfo()}

@@ -10,6 +10,7 @@ import { useChat, useShown, useShownSessionId } from "./chat-store";
 import { Composer } from "./composer";
 import { focusComposer } from "./focus";
 import { MessageList } from "./message-list";
+import { NewChatProject } from "./new-chat-project";
 import { useAfterTurn } from "./use-after-turn";
 import { useAttachAnswer } from "./use-attach-answer";
 import { useBranches } from "./use-branches";
@@ -91,6 +92,7 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
       <h1 className="sr-only">{sessionId ? (title ?? t("conversation")) : t("newChat")}</h1>
       <ChatHeader modelInfo={modelInfo} sessionId={sessionId} streaming={turn.streaming} />
       <TemporaryChatBanner sessionId={sessionId} />
+      {sessionId === null && <NewChatProject />}
       <MessageList
         messages={messages}
         sessionId={sessionId}

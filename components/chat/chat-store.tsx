@@ -21,6 +21,8 @@ export interface ChatContextValue {
   maxInputChars: number;
   /** Moves the address bar without a navigation (see use-address). */
   claimAddress: (path: string) => void;
+  /** The project a new chat on this screen is started in (null: none). */
+  projectId: string | null;
 }
 
 const ChatContext = createContext<ChatContextValue | null>(null);

@@ -18,6 +18,7 @@ export function ChatView({
   initialHasMore,
   modelInfo,
   maxInputChars,
+  projectId = null,
 }: {
   /** The conversation's title (the page's heading, for screen readers); none on a new chat. */
   title?: string;
@@ -27,6 +28,8 @@ export function ChatView({
   modelInfo: ModelInfo;
   /** CHAT_MAX_INPUT_CHARS, from the server's configuration. */
   maxInputChars: number;
+  /** On a new chat: the project it is started in (null: none). */
+  projectId?: string | null;
 }) {
   const t = useT("chat");
   const store = useNewChatStore({ sessionId, title, messages: initialMessages, hasMore: initialHasMore });
@@ -41,7 +44,7 @@ export function ChatView({
     },
   });
   return (
-    <ChatProvider value={{ store, abort, maxInputChars, claimAddress }}>
+    <ChatProvider value={{ store, abort, maxInputChars, claimAddress, projectId }}>
       <ChatScreen modelInfo={modelInfo} />
     </ChatProvider>
   );

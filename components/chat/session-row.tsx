@@ -1,12 +1,17 @@
 "use client";
 
 import Link from "next/link";
-import type { SessionSummary } from "@/lib/client/types";
+import type { ProjectView, SessionSummary } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
+import { SessionMenu } from "./session-menu";
+import type { Organize } from "./use-session-actions";
 
 const ACTION = "py-2 text-xs group-focus-within:block group-hover:block max-md:block pointer-coarse:block";
 
-/** One conversation in the sidebar: its link, or the field that renames it, and its Rename and Delete buttons. */
+/**
+ * One conversation in the sidebar: its link (marked when pinned), or the field that renames it, its Rename and
+ * Delete buttons and its menu (pin, archive, move to a project).
+ */
 export function SessionRow({
   session: s,
   active,
@@ -18,6 +23,8 @@ export function SessionRow({
   onRefocus,
   onFocusElsewhere,
   onDelete,
+  projects,
+  onOrganize,
 }: {
   session: SessionSummary;
   active: boolean;
@@ -32,11 +39,18 @@ export function SessionRow({
   /** The field lost focus to another element: the buttons need not stay shown. */
   onFocusElsewhere: () => void;
   onDelete: () => void;
+  projects: ProjectView[] | undefined;
+  onOrganize: (change: Organize) => void;
 }) {
   const t = useT("sidebar");
   const shown = keepShown ? "block" : "hidden";
   return (
-    <li className={`group flex items-center rounded-md ${active ? "bg-zinc-200" : "hover:bg-zinc-100"}`}>
+    <li
+      className={`group flex items-center rounded-md ${active ? "bg-zinc-200" : "hover:bg-zinc-100"}`}
+      data-testid="session-row"
+      data-session-id={s.id}
+      data-pinned={s.pinnedAt ? "true" : undefined}
+    >
       {renaming ? (
         <form
           className="flex-1 p-1"
@@ -74,6 +88,12 @@ export function SessionRow({
             aria-current={active ? "page" : undefined}
             data-testid="session-link"
           >
+            {s.pinnedAt && (
+              <>
+                <PinMark />
+                <span className="sr-only">{t("pinned")} </span>
+              </>
+            )}
             {s.title}
           </Link>
           <button
@@ -95,8 +115,28 @@ export function SessionRow({
           >
             {t("delete")}
           </button>
+          <SessionMenu
+            session={s}
+            projects={projects}
+            className={`${shown} ${ACTION}`}
+            onOrganize={onOrganize}
+          />
         </>
       )}
     </li>
+  );
+}
+
+function PinMark() {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="mr-1 inline-block size-3 align-[-1px] text-zinc-600"
+      fill="currentColor"
+      data-testid="pin-mark"
+    >
+      <path d="M9.8 1.2a.75.75 0 0 1 1.06 0l3.94 3.94a.75.75 0 0 1-.33 1.25l-2.1.6-2.3 2.3.4 3a.75.75 0 0 1-1.27.63L6.7 10.4l-3.42 3.42a.75.75 0 1 1-1.06-1.06L5.64 9.3 3.12 6.8a.75.75 0 0 1 .63-1.27l3 .4 2.3-2.3.6-2.1a.75.75 0 0 1 .15-.33Z" />
+    </svg>
   );
 }

@@ -1,40 +1,89 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname } from "next/navigation";
-import { useState } from "react";
+import { usePathname, useRouter } from "next/navigation";
+import { useId, useRef, useState } from "react";
 import { SearchButton } from "@/components/search/search-button";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { ReceiptView } from "@/components/ui/receipt";
+import { type Receipt, ReceiptView } from "@/components/ui/receipt";
+import { getJson, sendJson } from "@/lib/client/api";
+import type { ProjectView } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
+import { ArchivedSection } from "./archived-section";
 import { DeleteBody } from "./delete-body";
 import { DrawerToggle } from "./drawer-toggle";
-import { SessionRow } from "./session-row";
+import { ProjectDeleteBody, type ProjectDeleteMode } from "./project-delete-body";
+import { ProjectDialog } from "./project-dialog";
+import { ProjectGroup } from "./project-group";
+import { SessionList, type SessionListContext } from "./session-list";
 import { SidebarAccount } from "./sidebar-account";
 import { useDrawer } from "./use-drawer";
+import { setProjectOpen } from "./use-open-projects";
 import { useSessionActions } from "./use-session-actions";
-import { useSessions } from "./use-sessions";
+import { useProjects } from "./use-sessions";
 
 export function Sidebar({ user }: { user: { name: string; email: string; role: "USER" | "ADMIN" } }) {
   const t = useT("sidebar");
   const errorText = useErrorText();
   const pathname = usePathname();
-  const list = useSessions();
-  const { sessions, mutate } = list;
-  const actions = useSessionActions(mutate);
+  const router = useRouter();
+  const headingId = useId();
+  const projectList = useProjects();
+  const { projects } = projectList;
+  const actions = useSessionActions();
   const { error, setError, receipt, toDelete } = actions;
   const drawer = useDrawer();
-  // Rename and Delete give focus back to the button that started them (found by conversation id: the row
-  // re-renders). The row's buttons only show on hover or focus, so they stay shown until focus is back.
+  const nav = useRef<HTMLElement>(null);
+  // Rename, Delete and the row's menu give focus back to the button that started them (found by conversation id:
+  // the row re-renders, or moved to another list). The row's buttons only show on hover or focus, so they stay
+  // shown until focus is back. A row that left every list shown gives focus to the list itself.
   const [keepShown, setKeepShown] = useState<string | null>(null);
-  const refocus = (id: string, what: "rename" | "delete") => {
+  const refocus = (id: string, what: "rename" | "delete" | "menu") => {
     setKeepShown(id);
     requestAnimationFrame(() => {
-      drawer.drawer.current?.querySelector<HTMLElement>(`[data-${what}-for="${CSS.escape(id)}"]`)?.focus();
+      const target = drawer.drawer.current?.querySelector<HTMLElement>(
+        `[data-${what}-for="${CSS.escape(id)}"]`,
+      );
+      if (target) target.focus();
+      else if (what === "menu" && !nav.current?.contains(document.activeElement)) nav.current?.focus();
       setKeepShown(null);
     });
   };
+  const ctx: SessionListContext = { actions, projects, pathname, keepShown, setKeepShown, refocus };
+
+  const [projectDialog, setProjectDialog] = useState<ProjectView | "new" | null>(null);
+  const [projectToDelete, setProjectToDelete] = useState<ProjectView | null>(null);
+  const [deleteMode, setDeleteMode] = useState<ProjectDeleteMode>("delete");
+  const [deletingProject, setDeletingProject] = useState(false);
+  const [moved, setMoved] = useState<Record<string, number> | null>(null);
+
+  async function confirmProjectDelete() {
+    if (!projectToDelete) return;
+    setDeletingProject(true);
+    setError(null);
+    const keep = deleteMode === "keep";
+    try {
+      const data = await sendJson<{ receipt: Receipt & { moved: Record<string, number> } }>(
+        `/api/projects/${projectToDelete.id}${keep ? "?keep=true" : ""}`,
+        "DELETE",
+      );
+      actions.setReceipt(data.receipt);
+      setMoved(keep ? data.receipt.moved : null);
+      setProjectOpen(projectToDelete.id, false);
+      // The conversation on screen may have gone with the project.
+      const shown = /^\/c\/([^/]+)$/.exec(pathname)?.[1];
+      if (!keep && shown) {
+        await getJson(`/api/sessions/${shown}`).catch(() => router.push("/"));
+      }
+    } catch (e) {
+      setError(t("projects.deleteFailed", { reason: errorText(e) }));
+    } finally {
+      setDeletingProject(false);
+      setProjectToDelete(null);
+      actions.revalidate();
+    }
+  }
 
   return (
     <>
@@ -66,66 +115,82 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
           </Link>
           <SearchButton />
         </div>
-        <nav className="flex-1 overflow-y-auto px-2" aria-label={t("conversations")}>
-          {(error || list.error) && (
+        <nav
+          ref={nav}
+          tabIndex={-1}
+          className="flex-1 overflow-y-auto px-2 pb-2 focus:outline-none"
+          aria-label={t("conversations")}
+        >
+          {error && (
             <div
               role="alert"
               className="m-2 rounded bg-red-50 p-2 text-xs text-red-700"
               data-testid="sidebar-error"
             >
-              <p>{error ?? t("loadFailed", { reason: errorText(list.error) })}</p>
-              <button
-                type="button"
-                className="mt-1 underline"
-                onClick={() => {
-                  setError(null);
-                  void mutate();
-                }}
-              >
-                {error ? t("dismiss") : t("retry")}
+              <p>{error}</p>
+              <button type="button" className="mt-1 underline" onClick={() => setError(null)}>
+                {t("dismiss")}
               </button>
             </div>
           )}
-          {list.isLoading && <p className="p-3 text-sm text-zinc-500">{t("loading")}</p>}
-          {sessions?.length === 0 && <p className="p-3 text-sm text-zinc-500">{t("empty")}</p>}
-          <ul className="space-y-0.5" data-testid="session-list">
-            {sessions?.map((s) => (
-              <SessionRow
-                key={s.id}
-                session={s}
-                active={pathname === `/c/${s.id}`}
-                renaming={actions.renaming === s.id}
-                keepShown={keepShown === s.id}
-                onRenameStart={() => {
-                  actions.setRenaming(s.id);
-                  setKeepShown(s.id);
-                }}
-                onRename={(title) => void actions.rename(s.id, title)}
-                onRenameCancel={() => actions.setRenaming(null)}
-                onRefocus={() => refocus(s.id, "rename")}
-                onFocusElsewhere={() => setKeepShown(null)}
-                onDelete={() => {
-                  actions.setToDelete(s);
-                  setKeepShown(s.id);
-                }}
-              />
-            ))}
-          </ul>
-          {list.hasMore && (
-            <Button
-              variant="ghost"
-              className="my-2 w-full"
-              disabled={list.loadingMore}
-              onClick={() => void list.loadMore()}
-            >
-              {list.loadingMore ? t("loadingOlder") : t("showOlder")}
-            </Button>
-          )}
+          <section aria-labelledby={headingId} className="mb-2" data-testid="projects">
+            <div className="flex items-center justify-between gap-2 px-2 pt-1">
+              <h2 id={headingId} className="text-xs font-semibold text-zinc-600">
+                {t("projects.title")}
+              </h2>
+              <button
+                type="button"
+                className="rounded-md px-2 py-1 text-xs text-zinc-700 hover:bg-zinc-100"
+                onClick={() => setProjectDialog("new")}
+                data-testid="new-project"
+              >
+                <span aria-hidden="true">+ </span>
+                {t("projects.new")}
+              </button>
+            </div>
+            {projectList.error && (
+              <div role="alert" className="m-2 rounded bg-red-50 p-2 text-xs text-red-700">
+                <p>{t("projects.loadFailed", { reason: errorText(projectList.error) })}</p>
+                <button type="button" className="mt-1 underline" onClick={() => void projectList.mutate()}>
+                  {t("retry")}
+                </button>
+              </div>
+            )}
+            {projects?.length === 0 && (
+              <p className="px-2 py-1 text-xs text-zinc-600">{t("projects.none")}</p>
+            )}
+            <ul data-testid="project-list">
+              {projects?.map((p) => (
+                <ProjectGroup
+                  key={p.id}
+                  project={p}
+                  ctx={ctx}
+                  onEdit={() => setProjectDialog(p)}
+                  onNavigate={() => drawer.setOpen(false)}
+                />
+              ))}
+            </ul>
+          </section>
+          <h2 className="px-2 pt-1 pb-1 text-xs font-semibold text-zinc-600">{t("chats")}</h2>
+          <SessionList
+            filter={{ projectId: "none" }}
+            ctx={ctx}
+            empty={projects?.length ? t("emptyOutside") : t("empty")}
+            testId="session-list"
+          />
+          <ArchivedSection ctx={ctx} />
         </nav>
         {receipt && (
           <div className="m-2 rounded-md border border-zinc-200 bg-zinc-50 p-3" role="status">
-            <ReceiptView receipt={receipt} />
-            <Button variant="ghost" className="mt-2 w-full" onClick={() => actions.setReceipt(null)}>
+            <ReceiptView receipt={receipt} moved={moved} />
+            <Button
+              variant="ghost"
+              className="mt-2 w-full"
+              onClick={() => {
+                actions.setReceipt(null);
+                setMoved(null);
+              }}
+            >
               {t("dismiss")}
             </Button>
           </div>
@@ -143,10 +208,48 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
           }
           confirmLabel={t("confirmLabel")}
           pending={actions.deleting}
-          onConfirm={() => void actions.confirmDelete()}
+          onConfirm={() => {
+            setMoved(null);
+            void actions.confirmDelete();
+          }}
           onCancel={() => {
             if (toDelete) refocus(toDelete.id, "delete");
             actions.setToDelete(null);
+          }}
+        />
+        {projectDialog && (
+          <ProjectDialog
+            project={projectDialog}
+            onClose={() => setProjectDialog(null)}
+            onSaved={(saved, created) => {
+              setProjectDialog(null);
+              if (created) setProjectOpen(saved.id, true);
+              actions.revalidate();
+            }}
+            onDelete={(p) => {
+              setProjectDialog(null);
+              setDeleteMode("delete");
+              setProjectToDelete(p);
+            }}
+          />
+        )}
+        <ConfirmDialog
+          open={projectToDelete !== null}
+          title={t("projects.deleteTitle")}
+          body={<ProjectDeleteBody project={projectToDelete} mode={deleteMode} onMode={setDeleteMode} />}
+          confirmLabel={deleteMode === "keep" ? t("projects.confirmKeep") : t("projects.confirmDelete")}
+          pending={deletingProject}
+          onConfirm={() => void confirmProjectDelete()}
+          onCancel={() => {
+            const id = projectToDelete?.id;
+            setProjectToDelete(null);
+            if (id) {
+              requestAnimationFrame(() =>
+                drawer.drawer.current
+                  ?.querySelector<HTMLElement>(`[data-edit-project="${CSS.escape(id)}"]`)
+                  ?.focus(),
+              );
+            }
           }}
         />
       </aside>

@@ -44,7 +44,7 @@ export function useComposerProblem(): (text: string, maxInputChars: number) => s
  * stored, it goes back into the composer with the reason, and a conversation created for it is deleted again.
  */
 export function useSend() {
-  const { store, maxInputChars, claimAddress } = useChat();
+  const { store, maxInputChars, claimAddress, projectId } = useChat();
   const t = useT("chat");
   const errorText = useErrorText();
   const composerProblem = useComposerProblem();
@@ -80,6 +80,7 @@ export function useSend() {
           const data = await sendJson<{ session: { id: string } }>("/api/sessions", "POST", {
             title,
             ...(temporary ? { temporary } : {}),
+            ...(projectId ? { projectId } : {}),
           });
           id = data.session.id;
           if (temporary) markTemporaryChat(id);
@@ -178,6 +179,7 @@ export function useSend() {
       store,
       maxInputChars,
       claimAddress,
+      projectId,
       draft,
       turn,
       revalidateSessions,

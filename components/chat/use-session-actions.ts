@@ -8,10 +8,20 @@ import type { SessionSummary } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { setTabTitle } from "./tab-title";
 import { forgetDraft } from "./use-draft";
-import type { useSessions } from "./use-sessions";
+import { type SessionsMutate, useRevalidateSessions } from "./use-sessions";
 
-/** Rename (optimistic, rolled back on failure) and delete (with its receipt) of the sidebar's conversations. */
-export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate"]) {
+/** What a project's organizing PATCH changes (decision 036). */
+export interface Organize {
+  projectId?: string | null;
+  pinned?: boolean;
+  archived?: boolean;
+}
+
+/**
+ * Rename (optimistic in the list that shows it, rolled back on failure), delete (with its receipt), and pin,
+ * archive or move of the sidebar's conversations.
+ */
+export function useSessionActions() {
   const t = useT("sidebar");
   const errorText = useErrorText();
   const pathname = usePathname();
@@ -27,9 +37,10 @@ export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate
   };
   const [deleting, setDeleting] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const revalidate = useRevalidateSessions();
 
   /** Shows the new title at once; a refusal or a lost connection puts the old one back and says why. */
-  async function rename(id: string, title: string) {
+  async function rename(id: string, title: string, mutate: SessionsMutate) {
     setRenaming(null);
     setError(null);
     try {
@@ -73,7 +84,21 @@ export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate
     } finally {
       setDeleting(false);
       setToDelete(null);
-      void mutate();
+      revalidate();
+    }
+  }
+
+  /** Pins, archives or moves a conversation; every list (and the projects' counts) is read again after. */
+  async function organize(id: string, change: Organize): Promise<boolean> {
+    setError(null);
+    try {
+      await sendJson(`/api/sessions/${id}`, "PATCH", change);
+      return true;
+    } catch (e) {
+      setError(t("organizeFailed", { reason: errorText(e) }));
+      return false;
+    } finally {
+      revalidate();
     }
   }
 
@@ -89,6 +114,8 @@ export function useSessionActions(mutate: ReturnType<typeof useSessions>["mutate
     setKeepFacts,
     deleting,
     confirmDelete,
+    organize,
+    revalidate,
     receipt,
     setReceipt,
   };

@@ -42,13 +42,15 @@ export function receiptSentence(t: T, deleted: Record<string, number>): string {
   return t("lastJoin", { head: parts.slice(0, -1).join(t("separator")), last: parts.at(-1) ?? "" });
 }
 
-export function ReceiptView({ receipt }: { receipt: Receipt }) {
+/** A deletion's receipt; `moved`: what was kept instead, moved elsewhere (a project deleted with its contents kept). */
+export function ReceiptView({ receipt, moved }: { receipt: Receipt; moved?: Record<string, number> | null }) {
   const t = useT("receipt");
   return (
     <div data-testid="deletion-receipt" className="space-y-1 text-sm">
       <p className="font-medium" data-testid="receipt-sentence">
         {t("deletedForGood", { sentence: receiptSentence(t, receipt.deleted) })}
       </p>
+      {moved && <p data-testid="receipt-moved">{t("movedOut", { sentence: receiptSentence(t, moved) })}</p>}
       <ul className="text-zinc-600">
         {Object.entries(receipt.deleted).map(([kind, count]) => (
           <li key={kind} className="flex justify-between border-t border-zinc-200 py-1">

@@ -38,6 +38,8 @@ export const createSessionSchema = z.object({
   title: z.string().trim().max(200).optional(),
   /** A temporary chat: not listed, not searched, nothing remembered or recalled from it, deleted after a day. */
   temporary: z.boolean().optional(),
+  /** Decision 036: started in one of the user's projects (another user's is a 404). */
+  projectId: z.string().min(1).max(64).nullable().optional(),
 });
 
 const renameSessionSchema = z.object({

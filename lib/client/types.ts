@@ -73,6 +73,24 @@ export interface SessionSummary {
   title: string;
   updatedAt: string;
   createdAt: string;
+  /** Decision 036: its project (null: none); when it was pinned and archived (null: it is not). */
+  projectId?: string | null;
+  pinnedAt?: string | null;
+  archivedAt?: string | null;
+}
+
+/** GET /api/projects: one of the user's projects. */
+export interface ProjectView {
+  id: string;
+  name: string;
+  /** Sent after the system prompt in each of its conversations ("": none). */
+  instructions: string;
+  /** Its conversations in the list (archived ones not counted). */
+  sessionCount: number;
+  /** Its memories: a deletion removes them or makes them global. */
+  factCount: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface ModelInfo {

@@ -85,6 +85,24 @@ export function decodeCursor(raw: string | null | undefined): Cursor | undefined
   return { at, id };
 }
 
+/** A position in a user's conversation list, whose pinned conversations come first (`pinned`: in that part). */
+export interface SessionListCursor extends Cursor {
+  pinned: boolean;
+}
+
+export function encodeSessionListCursor(cursor: SessionListCursor | null): string | null {
+  return cursor ? encodeValues([cursor.at.toISOString(), cursor.id, cursor.pinned ? 1 : 0]) : null;
+}
+
+export function decodeSessionListCursor(raw: string | null | undefined): SessionListCursor | undefined {
+  if (!raw) return undefined;
+  const [iso, id, pinned] = decodeValues(raw, badCursor);
+  const at = new Date(typeof iso === "string" ? iso : Number.NaN);
+  if (typeof id !== "string" || Number.isNaN(at.getTime()) || (pinned !== 0 && pinned !== 1))
+    throw badCursor();
+  return { at, id, pinned: pinned === 1 };
+}
+
 /** A position in a list ordered by one unique text key (users by email). */
 export function encodeKeyCursor(key: string): string {
   return encodeValues([key]);

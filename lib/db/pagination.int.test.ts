@@ -3,7 +3,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { env } from "@/lib/env";
 import { listAuditEntries } from "./admin-audit";
 import { databaseKind, db } from "./client";
-import { type Cursor, decodeCursor, encodeCursor } from "./cursor";
+import {
+  type Cursor,
+  decodeCursor,
+  decodeSessionListCursor,
+  encodeCursor,
+  encodeSessionListCursor,
+  type SessionListCursor,
+} from "./cursor";
 import { getMessagesBySessionId, listSessionsByUserId } from "./sessions";
 
 // The lists that share lib/db/cursor.ts, walked page by page through the cursor's URL form (as the routes do),
@@ -46,10 +53,13 @@ describe(`keyset pagination (${kind})`, () => {
       }));
     await db.chatSession.createMany({ data: [...data(user.id), ...data(other.id)] });
 
-    const pages = await walk(async (cursor) => {
+    const pages: { id: string }[][] = [];
+    let cursor: SessionListCursor | undefined;
+    do {
       const page = await listSessionsByUserId({ userId: user.id, cursor, limit: 3 });
-      return { rows: page.sessions, nextCursor: page.nextCursor };
-    });
+      pages.push(page.sessions);
+      cursor = decodeSessionListCursor(encodeSessionListCursor(page.nextCursor));
+    } while (cursor);
     expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
     const expected = await db.chatSession.findMany({
       where: { userId: user.id },

@@ -43,8 +43,9 @@ export async function createProject(
 }
 
 /**
- * The user's projects, most recently changed first, each with its conversation count and `factCount`: the facts a
- * deletion removes with it (its own, and those learned in its conversations that were moved elsewhere since).
+ * The user's projects, most recently changed first, each with the count of its listed conversations (archived
+ * ones are not listed) and `factCount`: the facts a deletion removes with it (its own, and those learned in its
+ * conversations that were moved elsewhere since).
  */
 export async function listProjectsByUserId({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   const [rows, learnedInside] = await Promise.all([
@@ -54,7 +55,9 @@ export async function listProjectsByUserId({ userId }: { userId: string }, { tx 
       take: MAX_PROJECTS,
       select: {
         ...projectSelect,
-        _count: { select: { sessions: { where: { temporary: false } }, memoryFacts: true } },
+        _count: {
+          select: { sessions: { where: { temporary: false, archivedAt: null } }, memoryFacts: true },
+        },
       },
     }),
     tx.memoryFact.findMany({
@@ -74,7 +77,7 @@ export async function listProjectsByUserId({ userId }: { userId: string }, { tx 
   }));
 }
 
-async function getProjectForUserOrThrow(
+export async function getProjectForUserOrThrow(
   { projectId, userId }: { projectId: string; userId: string },
   { tx = db }: TxOption = {},
 ): Promise<ProjectRow> {

@@ -3,9 +3,10 @@ import { memoryUsedByAnswer } from "@/lib/context/memory-used";
 import { AppError } from "@/lib/errors";
 import { checkpointed } from "./checkpoint";
 import { db, type Tx, type TxOption } from "./client";
-import { type Cursor, keysetArgs, keysetPage } from "./cursor";
+import { type Cursor, keysetArgs, keysetPage, type SessionListCursor } from "./cursor";
 import { isRecordNotFound } from "./errors";
 import { keepFactsOfSessions } from "./kept-facts";
+import { getProjectForUserOrThrow } from "./projects";
 import { countRowsOfSessions, type DeletedRows } from "./receipts";
 import { putSnapshot } from "./snapshots";
 import { CASCADE_DELETE_TIMEOUT_MS, inTx, withTransaction } from "./transaction";
@@ -27,6 +28,10 @@ const sessionSelect = {
   /** The model picked for it (null: the default). */
   model: true,
   temporary: true,
+  /** Decision 036: its project (null: none), pinned and archived (null: not). */
+  projectId: true,
+  pinnedAt: true,
+  archivedAt: true,
 } as const;
 
 export const messageSelect = {
@@ -47,32 +52,81 @@ export const messageSelect = {
 const notFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");
 
 export async function createSession(
-  { userId, title, temporary = false }: { userId: string; title: string; temporary?: boolean },
-  { tx = db }: TxOption = {},
+  {
+    userId,
+    title,
+    temporary = false,
+    projectId = null,
+  }: { userId: string; title: string; temporary?: boolean; projectId?: string | null },
+  options: TxOption = {},
 ) {
-  return tx.chatSession.create({ data: { userId, title, temporary }, select: sessionSelect });
+  if (!projectId) {
+    return (options.tx ?? db).chatSession.create({
+      data: { userId, title, temporary },
+      select: sessionSelect,
+    });
+  }
+  // The project must be the user's (else 404, as if missing), read in the same transaction as the insert.
+  return inTx(options, async (t) => {
+    await getProjectForUserOrThrow({ projectId, userId }, { tx: t });
+    return t.chatSession.create({ data: { userId, title, temporary, projectId }, select: sessionSelect });
+  });
 }
 
-/** Newest first, keyset-paginated on (updatedAt, id) so a page costs the same however many sessions exist. */
+/** Which of a user's conversations a list shows: archived ones or the others; of one project, of none, or all. */
+export interface SessionListFilter {
+  archived?: boolean;
+  /** A project's id, null for the conversations outside any project; absent: whatever their project. */
+  projectId?: string | null;
+}
+
+/**
+ * A user's conversations, newest first, keyset-paginated on (updatedAt, id) so a page costs the same however many
+ * sessions exist. Outside the archive, pinned ones come first (newest first among themselves): a page reads the
+ * pinned part after the cursor, then, if it has room, the start of the rest — two index walks at most.
+ */
 export async function listSessionsByUserId(
   {
     userId,
     cursor,
     limit,
+    archived = false,
+    projectId,
   }: {
     userId: string;
-    cursor?: Cursor;
+    cursor?: SessionListCursor | undefined;
     limit: number;
-  },
+  } & SessionListFilter,
   { tx = db }: TxOption = {},
 ) {
-  const { where, ...args } = keysetArgs({ key: "updatedAt", cursor, limit });
-  const rows = await tx.chatSession.findMany({
-    ...args,
-    where: { userId, temporary: false, ...where },
-    select: sessionSelect,
+  const base = {
+    userId,
+    temporary: false,
+    archivedAt: archived ? { not: null } : null,
+    ...(projectId !== undefined ? { projectId } : {}),
+  };
+  const read = async (pinned: boolean | null, after: Cursor | undefined, take: number) => {
+    const { where, ...args } = keysetArgs({ key: "updatedAt", cursor: after, limit: take });
+    const part = pinned === null ? {} : { pinnedAt: pinned ? { not: null } : null };
+    return tx.chatSession.findMany({ ...args, where: { ...base, ...part, ...where }, select: sessionSelect });
+  };
+  let rows: Awaited<ReturnType<typeof read>>;
+  if (archived) rows = await read(null, cursor, limit);
+  else {
+    rows = !cursor || cursor.pinned ? await read(true, cursor, limit) : [];
+    if (rows.length <= limit) {
+      rows = rows.concat(await read(false, cursor?.pinned ? undefined : cursor, limit - rows.length));
+    }
+  }
+  const { page, nextCursor } = keysetPage({
+    rows,
+    limit,
+    cursorOf: (s): SessionListCursor => ({
+      at: s.updatedAt,
+      id: s.id,
+      pinned: !archived && s.pinnedAt !== null,
+    }),
   });
-  const { page, nextCursor } = keysetPage({ rows, limit, cursorOf: (s) => ({ at: s.updatedAt, id: s.id }) });
   return { sessions: page, nextCursor };
 }
 
