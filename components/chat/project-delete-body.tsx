@@ -4,11 +4,12 @@ import { useId } from "react";
 import type { ProjectView } from "@/lib/client/types";
 import { useT } from "@/lib/i18n/client";
 
-export type ProjectDeleteMode = "delete" | "keep";
+export type ProjectDeleteMode = "delete" | "keepFacts" | "keep";
 
 /**
  * The project deletion dialog's text: what it holds, and the choice the issue asks for — its conversations and
- * memories go with it (the default), or they are kept, moved out of it (DELETE /api/projects/:id?keep=true).
+ * memories go with it (the default), only its memories are kept (global, ?keepFacts=true), or both are kept, moved
+ * out of it (DELETE /api/projects/:id?keep=true).
  */
 export function ProjectDeleteBody({
   project,
@@ -48,6 +49,7 @@ export function ProjectDeleteBody({
       <fieldset className="mt-3">
         <legend className="font-medium text-zinc-800">{t("projects.deleteChoice")}</legend>
         {option("delete", t("projects.deleteAll"))}
+        {option("keepFacts", t("projects.keepFacts"))}
         {option("keep", t("projects.keepAll"))}
       </fieldset>
     </>

@@ -63,13 +63,14 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
     setDeletingProject(true);
     setError(null);
     const keep = deleteMode === "keep";
+    const query = { delete: "", keepFacts: "?keepFacts=true", keep: "?keep=true" }[deleteMode];
     try {
       const data = await sendJson<{ receipt: Receipt & { moved: Record<string, number> } }>(
-        `/api/projects/${projectToDelete.id}${keep ? "?keep=true" : ""}`,
+        `/api/projects/${projectToDelete.id}${query}`,
         "DELETE",
       );
       actions.setReceipt(data.receipt);
-      setMoved(keep ? data.receipt.moved : null);
+      setMoved(deleteMode === "delete" ? null : data.receipt.moved);
       setProjectOpen(projectToDelete.id, false);
       // The conversation on screen may have gone with the project.
       const shown = /^\/c\/([^/]+)$/.exec(pathname)?.[1];
