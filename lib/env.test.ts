@@ -146,6 +146,14 @@ describe("parseEnv", () => {
     expect(parse({}).MCP_SERVERS).toEqual([]);
   });
 
+  it("reads PROJECT_FILE_MAX_BYTES (default 10 MB), refusing what is not a positive size", () => {
+    expect(parse({}).PROJECT_FILE_MAX_BYTES).toBe(10 * 1024 * 1024);
+    expect(parse({ PROJECT_FILE_MAX_BYTES: "2048" }).PROJECT_FILE_MAX_BYTES).toBe(2048);
+    for (const bad of ["0", "-1", "1.5", "lots", String(200 * 1024 * 1024)]) {
+      expect(issuesOf({ PROJECT_FILE_MAX_BYTES: bad })[0]).toMatch(/^PROJECT_FILE_MAX_BYTES/);
+    }
+  });
+
   it("names every invalid variable at once", () => {
     const issues = issuesOf({ MEMORY_MAX_MESSAGES: "0", OPENAI_API_STYLE: "x" });
     expect(issues.map((i) => i.split(":")[0]).sort()).toEqual(["MEMORY_MAX_MESSAGES", "OPENAI_API_STYLE"]);

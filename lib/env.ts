@@ -83,6 +83,8 @@ const schema = z.object({
   MAX_BODY_BYTES: positiveInt.max(100 * 1024 * 1024).default(1024 * 1024),
   // Largest image a user may attach (lib/attachments); text files stay at 1 MB.
   MAX_IMAGE_BYTES: positiveInt.max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  // Largest file POST /api/projects/:id/files accepts (lib/projects); bigger ones get 413 and are not read further.
+  PROJECT_FILE_MAX_BYTES: positiveInt.max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   // Largest file POST /api/import accepts (lib/export); bigger ones get 413 and are not read further.
   MAX_IMPORT_BYTES: positiveInt.max(1024 * 1024 * 1024).default(50 * 1024 * 1024),
   ALLOWED_ORIGINS: z

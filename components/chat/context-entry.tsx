@@ -15,6 +15,7 @@ export interface ContextEntryView {
     | "fact"
     | "recall"
     | "recalled"
+    | "file"
     | "history"
     | "current"
     | "tool";
@@ -41,6 +42,10 @@ export interface ContextEntryView {
   messageId?: string;
   createdAt?: string;
   score?: number;
+  /** On a project file's passage: the file, and where in it (1-based, of `chunkCount`). */
+  fileName?: string;
+  position?: number;
+  chunkCount?: number;
 }
 
 export type MessageHref = (sessionId: string, messageId: string) => string;
@@ -96,6 +101,16 @@ export function ContextEntryRow({
         {entry.facts && <FactsSent facts={entry.facts} messageHref={messageHref} />}
         {entry.source === "recalled" && (
           <RecalledSource entry={entry} sessionId={sessionId} messageHref={messageHref} />
+        )}
+        {entry.source === "file" && (
+          <span className="mt-0.5 block text-xs text-zinc-600" data-testid="context-file">
+            {t("context.recalledFile", {
+              score: (entry.score ?? 0).toPrecision(3),
+              file: entry.fileName ?? "",
+              position: String(entry.position ?? 0),
+              count: String(entry.chunkCount ?? 0),
+            })}
+          </span>
         )}
       </span>
       <span className="shrink-0 text-xs tabular-nums text-zinc-500" data-testid="context-entry-tokens">

@@ -150,7 +150,7 @@ export async function beginTurn({
     // A client that sends the conversation itself decides its context: nothing is recalled beside it.
     const recall = overrides.clientMemory
       ? null
-      : await loadRecall({ userId, sessionId, config, question, memory: memory.items }, { tx });
+      : await loadRecall({ userId, sessionId, projectId, config, question, memory: memory.items }, { tx });
     const begun = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
       instructions: await loadInstructions({ sessionId, userId }, { tx }),

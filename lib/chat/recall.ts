@@ -1,7 +1,9 @@
 import "server-only";
 import type { Tx } from "@/lib/db/client";
+import { recallProjectChunks } from "@/lib/db/project-files";
 import { recallCandidates } from "@/lib/db/recall";
 import type { MemoryItem, RecallInput } from "@/lib/memory";
+import { shapeQuestion } from "@/lib/search/recall-rank";
 import { recallCandidatesOf } from "./items";
 import type { MemoryConfig } from "./memory-config";
 
@@ -16,18 +18,23 @@ const MAX_CANDIDATES = 64;
 /**
  * The candidates recall may bring into this turn's context, or null when the conversation recalls nothing. The
  * messages memory already holds are left out of the query (the window is a subset of them; lib/memory checks the
- * window itself too), so they do not take the places of others.
+ * window itself too), so they do not take the places of others. In a project's conversation the project's file
+ * passages are candidates too, and scope `all` means the project's conversations only
+ * (docs/decisions/037-project-files.md).
  */
 export async function loadRecall(
   {
     userId,
     sessionId,
+    projectId,
     config,
     question,
     memory,
   }: {
     userId: string;
     sessionId: string;
+    /** The conversation's project (null: none). */
+    projectId: string | null;
     config: MemoryConfig;
     question: { seq: number; text: string };
     memory: readonly MemoryItem[];
@@ -45,6 +52,7 @@ export async function loadRecall(
       userId,
       sessionId,
       scope,
+      projectId,
       question: question.text,
       leafSeq: question.seq,
       excludeSeqs: memory.flatMap((item) => (item.seq === undefined ? [] : [item.seq])),
@@ -52,5 +60,11 @@ export async function loadRecall(
     },
     { tx },
   );
-  return { candidates: recallCandidatesOf(hits), sessionId, maxTokens };
+  const passages = projectId
+    ? await recallProjectChunks(
+        { userId, projectId, question: shapeQuestion(question.text), limit: Math.ceil(limit / 2) },
+        { tx },
+      )
+    : [];
+  return { candidates: recallCandidatesOf(hits), passages, sessionId, maxTokens };
 }

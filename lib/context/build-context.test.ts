@@ -126,7 +126,7 @@ describe("the current question appears exactly once", () => {
       question: q(3, "yes"),
     });
     expect(labels(built.items)).toBe("You are Recall. yes a2 yes");
-    expect(built.entries.map((e) => e.seq)).toEqual([undefined, 1, 2, 3]);
+    expect(built.entries.map((e) => ("seq" in e ? e.seq : undefined))).toEqual([undefined, 1, 2, 3]);
   });
 
   it("a seq-less item with different content is kept", () => {

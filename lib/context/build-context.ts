@@ -12,7 +12,7 @@ import { type EncodingName, renderedText, type Tokenizer, tokenizerFor } from ".
 
 /**
  * `fact`: the long-term memory section; `recall`: the recalled-messages section itself (its header and envelope);
- * `recalled`: one message sent in that section; `tool`: a tool step of this turn (a call and its results); `tools`: a
+ * `recalled`: one message sent in that section; `file`: one passage of a project file sent in it; `tool`: a tool step of this turn (a call and its results); `tools`: a
  * tool definition offered to the model (sent beside the messages, counted like them).
  */
 export type ContextSource =
@@ -22,6 +22,7 @@ export type ContextSource =
   | "fact"
   | "recall"
   | "recalled"
+  | "file"
   | "history"
   | "current"
   | "tool"
@@ -29,7 +30,7 @@ export type ContextSource =
 
 /** One line of the per-turn record: where an item came from and what it costs. */
 export interface ItemEntry {
-  source: Exclude<ContextSource, "recalled">;
+  source: Exclude<ContextSource, "recalled" | "file">;
   role: MemoryRole;
   seq?: number;
   chars: number;
@@ -64,7 +65,24 @@ export interface RecalledEntry {
   preview: string;
 }
 
-export type ContextEntry = ItemEntry | RecalledEntry;
+/**
+ * One passage of a project file sent in the recall section, after its messages (docs/decisions/037-project-files.md):
+ * which file, and where in it (`position` of `chunkCount`, 1-based); its tokens are what its line costs there.
+ */
+export interface FileEntry {
+  source: "file";
+  role: "system";
+  fileId: string;
+  fileName: string;
+  chunkId: number;
+  position: number;
+  chunkCount: number;
+  score: number;
+  tokens: number;
+  preview: string;
+}
+
+export type ContextEntry = ItemEntry | RecalledEntry | FileEntry;
 
 /** A memory item that was not sent: over the budget, or a copy of a system message already sent. */
 export interface DroppedEntry {
@@ -186,6 +204,20 @@ export function buildContext({
         score: m.score,
         tokens: m.tokens,
         preview: preview(m.text),
+      });
+    }
+    for (const p of placed.recall.passages) {
+      entries.push({
+        source: "file",
+        role: "system",
+        fileId: p.fileId,
+        fileName: p.fileName,
+        chunkId: p.chunkId,
+        position: p.position,
+        chunkCount: p.chunkCount,
+        score: p.score,
+        tokens: p.tokens,
+        preview: preview(p.text),
       });
     }
   }

@@ -8,6 +8,7 @@ import { databaseKind, db, type Prisma, type Tx, type TxOption } from "./client"
 import { encodeKeyCursor, keysetPage } from "./cursor";
 import { isRecordNotFound } from "./errors";
 import { countFactsByUserIds } from "./memories";
+import { countFilesOfProjects } from "./project-files";
 import { countRowsOfSessions, type DeletedRows } from "./receipts";
 import { CASCADE_DELETE_TIMEOUT_MS, withTransaction } from "./transaction";
 import { type SafeUser, userSelect } from "./users";
@@ -28,7 +29,7 @@ export interface AdminUser extends SafeUser {
 
 export interface UserDeletionReceipt {
   userId: string;
-  deleted: { User: number; Project: number } & DeletedRows;
+  deleted: { User: number; Project: number; ProjectFile: number; ProjectFileChunk: number } & DeletedRows;
   /** Audit entries the user made, kept with the actor removed (AuditLog.actorId is SET NULL). */
   anonymized: { AuditLog: number };
 }
@@ -159,10 +160,11 @@ async function deleteUserCascade(
   userId: string,
   { adminCheck }: { adminCheck: "always" | "if-admin" },
 ) {
-  const [target, sessions, projects, audits, rows] = await Promise.all([
+  const [target, sessions, projects, files, audits, rows] = await Promise.all([
     tx.user.findUnique({ where: { id: userId }, select: { role: true } }),
     tx.chatSession.count({ where: { userId } }),
     tx.project.count({ where: { userId } }),
+    countFilesOfProjects({ userId }, { tx }),
     tx.auditLog.count({ where: { actorId: userId } }),
     countRowsOfSessions({ userId }, { tx }),
   ]);
@@ -175,7 +177,7 @@ async function deleteUserCascade(
   // A user leaving cannot take the last administrator with them; an administrator's deletion also re-checks that
   // they are still one (a concurrent demotion).
   if (adminCheck === "always" || target?.role === "ADMIN") await assertAdminLeft(tx);
-  const deleted = { User: 1, Project: projects, ChatSession: sessions, ...rows };
+  const deleted = { User: 1, Project: projects, ...files, ChatSession: sessions, ...rows };
   return { deleted, anonymized: { AuditLog: audits } };
 }
 

@@ -426,6 +426,8 @@ describe(`admin: users (${kind})`, () => {
         ...noFactsOrFiles,
         User: 1,
         Project: 0,
+        ProjectFile: 0,
+        ProjectFileChunk: 0,
         ChatSession: 2,
         ChatMessage: 6,
         MemorySnapshot: 2,

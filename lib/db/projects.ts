@@ -4,6 +4,7 @@ import { checkpointed } from "./checkpoint";
 import { db, type TxOption } from "./client";
 import { recordFactVersion } from "./fact-history";
 import { keepFactsOfSessions } from "./kept-facts";
+import { countFilesOfProjects } from "./project-files";
 import { countRowsOfSessions, type DeletedRows, noDeletedRows } from "./receipts";
 import { CASCADE_DELETE_TIMEOUT_MS, withTransaction } from "./transaction";
 
@@ -112,7 +113,8 @@ export interface ProjectDeletionReceipt {
   projectId: string;
   /** "delete": its conversations and facts went with it; "keep": they were moved out first. */
   mode: "delete" | "keep";
-  deleted: { Project: number } & DeletedRows;
+  /** Its files and their chunks go in either mode: a file belongs to its project only. */
+  deleted: { Project: number; ProjectFile: number; ProjectFileChunk: number } & DeletedRows;
   /** Moved out of the project (mode "keep", or its facts with keepFacts): conversations now outside any project,
    * facts now global. */
   moved: { ChatSession: number; MemoryFact: number };
@@ -138,7 +140,9 @@ export async function deleteProjectForUser({
   const result = await withTransaction(
     async (tx) => {
       await getProjectForUserOrThrow({ projectId, userId }, { tx });
-      const deleted = { Project: 0, ...noDeletedRows() };
+      const deleted = { Project: 0, ProjectFile: 0, ProjectFileChunk: 0, ...noDeletedRows() };
+      deleted.ProjectFileChunk = (await countFilesOfProjects({ projectId }, { tx })).ProjectFileChunk;
+      deleted.ProjectFile = (await tx.projectFile.deleteMany({ where: { projectId, userId } })).count;
       const moved = { ChatSession: 0, MemoryFact: 0 };
       if (keep) {
         moved.ChatSession = (

@@ -384,6 +384,46 @@ describe(`recall candidates (${kind})`, () => {
     expect(await recallCandidates({ ...args, userId: stranger.id, scope: "all" })).toEqual([]);
   });
 
+  it("with scope all inside a project reaches only the project's conversations, however many it has", async () => {
+    const user = await createUser();
+    const w = word();
+    const project = await db.project.create({ data: { userId: user.id, name: "P" } });
+    const inside = await conversation(user.id, [["user", `${w} inside the project`]], "Inside");
+    await conversation(user.id, [["user", `${w} outside it`]], "Outside");
+    const { session } = await conversation(user.id, [["user", `${w}?`]]);
+    await db.chatSession.updateMany({
+      where: { id: { in: [inside.session.id, session.id] } },
+      data: { projectId: project.id },
+    });
+    const args = {
+      userId: user.id,
+      sessionId: session.id,
+      question: w,
+      leafSeq: 1,
+      limit: 20,
+      scope: "all" as const,
+    };
+    const titles = async (projectId: string | null) =>
+      (await recallCandidates({ ...args, projectId })).map((h) => h.sessionTitle).sort();
+    expect(await titles(project.id)).toEqual(["Inside"]);
+    // The same question without the project: every conversation of the user.
+    expect(await titles(null)).toEqual(["Inside", "Outside"]);
+    // Scope conversation is unchanged by the project.
+    expect(await recallCandidates({ ...args, projectId: project.id, scope: "conversation" })).toEqual([]);
+
+    // More conversations than are matched by their own tokens (64): the user's token, filtered by project.
+    const many = await db.chatSession.createManyAndReturn({
+      data: Array.from({ length: 65 }, (_, i) => ({
+        userId: user.id,
+        title: `Empty ${i}`,
+        projectId: project.id,
+      })),
+      select: { id: true },
+    });
+    expect(many).toHaveLength(65);
+    expect(await titles(project.id)).toEqual(["Inside"]);
+  });
+
   it("forgets a deleted conversation: no candidates and no index rows left, in the deleting transaction", async () => {
     const user = await createUser();
     const w = word();
@@ -484,15 +524,25 @@ describe(`recall candidates: what a recall reads (${kind})`, () => {
     const n = 6000;
     const linear = await longConversation(user.id, n, w);
     const branched = await longConversation(user.id, n, w, 40);
+    // Both in a project, so that scope all inside it (the project's conversation tokens) is read too.
+    const project = await db.project.create({ data: { userId: user.id, name: "Long" } });
+    await db.chatSession.updateMany({
+      where: { id: { in: [linear.id, branched.id] } },
+      data: { projectId: project.id },
+    });
     expect((await db.chatSession.findUniqueOrThrow({ where: { id: branched.id } })).forks).toBeGreaterThan(0);
     if (kind === "postgresql") await db.$executeRawUnsafe(`ANALYZE "ChatMessage"`);
     const { client, statements } = loggingClient(env.DATABASE_URL);
     try {
       for (const sessionId of [linear.id, branched.id]) {
-        for (const scope of ["conversation", "all"] as const) {
+        for (const [scope, projectId] of [
+          ["conversation", null],
+          ["all", null],
+          ["all", project.id],
+        ] as const) {
           statements.length = 0;
           const hits = await recallCandidates(
-            { userId: user.id, sessionId, scope, question: `${w} note`, leafSeq: n, limit: 10 },
+            { userId: user.id, sessionId, scope, projectId, question: `${w} note`, leafSeq: n, limit: 10 },
             { tx: client as unknown as Tx },
           );
           expect(hits.length).toBe(10);

@@ -37,6 +37,11 @@ export interface RecallArgs {
   userId: string;
   sessionId: string;
   scope: "conversation" | "all";
+  /**
+   * The conversation's project (null or absent: none). Scope `all` then reaches only the project's conversations
+   * (docs/decisions/037-project-files.md).
+   */
+  projectId?: string | null | undefined;
   question: string;
   /** The seq of the current question. */
   leafSeq: number;
@@ -52,6 +57,11 @@ const MAX_WALK = 4000;
 const PARTNER_REACH = 6;
 /** The best candidates whose neighbours are read, so the other speaker's words count in their ranking. */
 const RESCORED = 30;
+/**
+ * Scope `all` in a project: up to this many of its conversations (most recently changed) are matched by their own
+ * tokens; a project with more is matched on the user's token and its other conversations are dropped from the rows.
+ */
+const MAX_PROJECT_CONVERSATIONS = 64;
 
 interface SessionRow {
   id: string;
@@ -61,7 +71,11 @@ interface SessionRow {
   activeLeafId: string | null;
   activeLeafSeq: number;
   temporary: boolean;
+  projectId: string | null;
 }
+
+/** Which documents the index is asked for: one conversation's, some conversations', or all of the user's. */
+type IndexScope = { conversation: string } | { conversations: string[] } | { owner: string };
 
 interface MessageRow {
   id: string;
@@ -97,12 +111,19 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   if (limit <= 0) return [];
   const question = shapeQuestion(args.question);
   const known = new Map<string, SessionRow>();
+  // Scope all inside a project: that project's conversations only (checked on the rows below whatever matched).
+  const project = scope === "all" ? (args.projectId ?? null) : null;
   const lexical =
     question.terms.length === 0
       ? []
       : await lexicalMatches(client, {
           userId,
-          token: scope === "conversation" ? { conversation: sessionId } : { owner: userId },
+          token:
+            scope === "conversation"
+              ? { conversation: sessionId }
+              : project
+                ? await projectIndexScope(client, { userId, projectId: project })
+                : { owner: userId },
           question,
           leafSeq,
           sessions: known,
@@ -130,15 +151,16 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
         activeLeafId: true,
         activeLeafSeq: true,
         temporary: true,
+        projectId: true,
       },
     });
     for (const r of rows) known.set(r.id, r);
   }
   if (!known.has(sessionId)) return [];
-  // Nothing is recalled from a temporary chat into another conversation.
+  // Nothing is recalled from a temporary chat into another conversation, nor from outside the project.
   const sessions = wanted
     .flatMap((id) => known.get(id) ?? [])
-    .filter((s) => s.id === sessionId || !s.temporary);
+    .filter((s) => s.id === sessionId || (!s.temporary && (project === null || s.projectId === project)));
   const scopes = new Map<string, Scope>();
   for (const s of sessions) {
     const here = s.id === sessionId;
@@ -315,7 +337,7 @@ async function lexicalMatches(
     sessions,
   }: {
     userId: string;
-    token: { conversation: string } | { owner: string };
+    token: IndexScope;
     question: QuestionShape;
     /** The current question's seq: about how many messages the conversation holds (for term rarity). */
     leafSeq: number;
@@ -337,6 +359,7 @@ async function lexicalMatches(
     activeLeafId: string | null;
     activeLeafSeq: number | bigint;
     temporary: boolean | number | bigint;
+    projectId: string | null;
   };
   const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
   const pool = sqlite
@@ -344,7 +367,9 @@ async function lexicalMatches(
         client,
         "conversation" in token
           ? `conv : ${ftsString(conversationToken(token.conversation))}`
-          : `owner : ${ftsString(ownerToken(token.owner))}`,
+          : "conversations" in token
+            ? `conv : (${token.conversations.map((id) => ftsString(conversationToken(id))).join(" OR ")})`
+            : `owner : ${ftsString(ownerToken(token.owner))}`,
         question.slots,
         leafSeq,
       )
@@ -386,6 +411,7 @@ async function lexicalMatches(
       activeLeafId: r.activeLeafId,
       activeLeafSeq: Number(r.activeLeafSeq),
       temporary: Boolean(Number(r.temporary)),
+      projectId: r.projectId,
     });
   }
   return rows.map((r) => ({
@@ -464,7 +490,7 @@ async function pgSlotPool(
     leafSeq,
   }: {
     userId: string;
-    token: { conversation: string } | { owner: string };
+    token: IndexScope;
     slots: readonly Slot[];
     leafSeq: number;
   },
@@ -477,7 +503,11 @@ async function pgSlotPool(
     slots.map((slot) => slot.pg),
     conversation,
     conversation ? token.conversation : userId,
-    conversation ? pgConversationLexeme(token.conversation) : pgOwnerLexeme(ownerToken(token.owner)),
+    conversation
+      ? pgConversationLexeme(token.conversation)
+      : "conversations" in token
+        ? token.conversations.map(pgConversationLexeme).join(" | ")
+        : pgOwnerLexeme(ownerToken(token.owner)),
     PG_RECENT_DOCS,
     PG_DENSE,
     2 * half,
@@ -532,7 +562,25 @@ function scorePool(
 }
 
 /** The conversation columns each match carries, so no separate read of the conversations is needed. */
-const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq", s."temporary"`;
+const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq", s."temporary", s."projectId"`;
+
+/**
+ * The index scope of a project's conversations: their own tokens while there are at most MAX_PROJECT_CONVERSATIONS
+ * (read by the (projectId, updatedAt) index), else the user's token (the rows are filtered by project either way).
+ */
+async function projectIndexScope(
+  client: Client,
+  { userId, projectId }: { userId: string; projectId: string },
+): Promise<IndexScope> {
+  const rows = await client.chatSession.findMany({
+    where: { projectId, userId },
+    orderBy: { updatedAt: "desc" },
+    take: MAX_PROJECT_CONVERSATIONS + 1,
+    select: { id: true },
+  });
+  if (rows.length === 0 || rows.length > MAX_PROJECT_CONVERSATIONS) return { owner: userId };
+  return { conversations: rows.map((r) => r.id) };
+}
 
 /**
  * A branched conversation's visible path above `afterSeq`: parent links walked up from its leaf (the current

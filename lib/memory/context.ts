@@ -2,7 +2,7 @@ import { ContextBudgetError } from "./errors";
 import type { Instruction } from "./instructions";
 import { cloneItem } from "./items";
 import type { LongTermFact } from "./long-term";
-import { type RecallCandidate, type RecallSection, selectRecall } from "./recall";
+import { type RecallCandidate, type RecallPassage, type RecallSection, selectRecall } from "./recall";
 import { tokenWindow } from "./token-window";
 import type { MemoryItem, TokenCounter } from "./types";
 
@@ -136,6 +136,8 @@ function keptPositions(all: readonly MemoryItem[], kept: readonly MemoryItem[]):
 /** What recall may bring: ranked candidates of the conversation `sessionId`, and the section's own limit. */
 export interface RecallInput {
   candidates: readonly RecallCandidate[];
+  /** Passages of the conversation's project files, best first (docs/decisions/037-project-files.md). */
+  passages?: readonly RecallPassage[] | undefined;
   sessionId: string;
   maxTokens: number;
 }
@@ -268,9 +270,10 @@ export function composeContext({
 
   const windowSeqs = new Set(rest.flatMap((item) => (item.seq === undefined ? [] : [item.seq])));
   const recalled =
-    recall && recall.candidates.length > 0
+    recall && (recall.candidates.length > 0 || (recall.passages?.length ?? 0) > 0)
       ? selectRecall({
           candidates: recall.candidates,
+          passages: recall.passages ?? [],
           sessionId: recall.sessionId,
           windowSeqs,
           questionSeq: question.seq,

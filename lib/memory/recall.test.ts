@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { composeContext } from "./context";
-import { RECALL_HEADER, type RecallCandidate, type RecallMessage, recallLine, selectRecall } from "./recall";
+import {
+  passageLine,
+  RECALL_HEADER,
+  type RecallCandidate,
+  type RecallMessage,
+  type RecallPassage,
+  recallLine,
+  selectRecall,
+} from "./recall";
 import { conversation, deepFreeze, labels } from "./test-fixtures";
 import type { MemoryItem, TokenCounter } from "./types";
 
@@ -277,5 +285,62 @@ describe("composeContext with recall", () => {
       modelContextTokens: 1_000_000,
     });
     expect(sources(limited.placed)).not.toContain("recall");
+  });
+});
+
+function passage(
+  position: number,
+  score: number,
+  text = `passage ${position} text`,
+  fileName = "notes.md",
+): RecallPassage {
+  return { chunkId: position, fileId: `f-${fileName}`, fileName, position, chunkCount: 9, text, score };
+}
+
+describe("project file passages in the section", () => {
+  it("renders a passage with its file name and position, further lines indented", () => {
+    expect(passageLine(passage(2, 1, "first line\nsecond line", 'My "big"\nplan.md'))).toBe(
+      "- [file \"My 'big' plan.md\" · part 2 of 9] first line\n  second line",
+    );
+  });
+
+  it("takes messages and passages in turns, best first, and sends the passages after the messages in file order", () => {
+    const section = select([hit(5, 3, "five", false), hit(7, 2, "seven", false)], {
+      passages: [passage(4, 9), passage(1, 8, "one", "a.txt")],
+    });
+    expect(seqsOf(section)).toEqual([5, 7]);
+    expect(section?.passages.map((p) => [p.fileName, p.position])).toEqual([
+      ["a.txt", 1],
+      ["notes.md", 4],
+    ]);
+    const lines = section?.item.text.split("\n") ?? [];
+    expect(lines[0]).toBe(RECALL_HEADER);
+    expect(lines.slice(3)).toEqual([passageLine(passage(1, 8, "one", "a.txt")), passageLine(passage(4, 9))]);
+    // Header, envelope and lines add up to the section's count.
+    const total =
+      (section?.headerTokens ?? 0) +
+      [...(section?.messages ?? []), ...(section?.passages ?? [])].reduce((s, m) => s + m.tokens, 0);
+    expect(total).toBe(count(section?.item as MemoryItem));
+  });
+
+  it("fits the passages in the limit, and sends a section of passages alone", () => {
+    const lineTokens = count({ role: "system", text: passageLine(passage(1, 1)) }) - 3;
+    const section = select([], {
+      passages: [passage(1, 3), passage(2, 2), passage(3, 1)],
+      maxTokens: HEADER_TOKENS + 2 * lineTokens,
+    });
+    expect(section?.messages).toEqual([]);
+    expect(section?.passages.map((p) => p.position)).toEqual([1, 2]);
+    expect(select([], { passages: [], maxTokens: 1000 })).toBeNull();
+  });
+
+  it("interleaves fairly: the first message and the first passage both come before either list's second", () => {
+    const lineTokens = count({ role: "system", text: `\n${passageLine(passage(1, 1, "aa bb"))}` }) - 3;
+    const section = select([hit(5, 3, "aa bb", false), hit(7, 2, "aa bb", false)], {
+      passages: [passage(1, 9, "aa bb"), passage(2, 8, "aa bb")],
+      maxTokens: HEADER_TOKENS + 2 * lineTokens + 2,
+    });
+    expect(seqsOf(section)).toEqual([5]);
+    expect(section?.passages.map((p) => p.position)).toEqual([1]);
   });
 });

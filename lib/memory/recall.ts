@@ -41,11 +41,33 @@ export interface RecalledMessage {
   tokens: number;
 }
 
+/**
+ * A passage of a file of the conversation's project (docs/decisions/037-project-files.md), ranked for the question
+ * like the messages: position is its 1-based place among the file's `chunkCount` passages.
+ */
+export interface RecallPassage {
+  chunkId: number;
+  fileId: string;
+  fileName: string;
+  position: number;
+  chunkCount: number;
+  text: string;
+  score: number;
+}
+
+/** One passage sent in the section: what the trace records of it. */
+export interface RecalledPassage extends RecallPassage {
+  line: string;
+  tokens: number;
+}
+
 export interface RecallSection {
   /** The section as one system item. */
   item: MemoryItem;
   /** In the order they appear (chronological: conversation, then seq). */
   messages: RecalledMessage[];
+  /** After the messages, by file name, then position. */
+  passages: RecalledPassage[];
   /** The header line and the message envelope. */
   headerTokens: number;
 }
@@ -72,6 +94,14 @@ export function recallLine(message: RecallMessage, currentSessionId: string): st
   return [head, ...rest.map((line) => `  ${line}`)].join("\n");
 }
 
+/** `- [file "notes.md" · part 2 of 5] text`, further lines indented by two spaces like a message's. */
+export function passageLine(passage: RecallPassage): string {
+  const name = passage.fileName.replace(/\s+/g, " ").replaceAll('"', "'").trim();
+  const [first = "", ...rest] = passage.text.split(/\r?\n/);
+  const head = `- [file "${name}" · part ${passage.position} of ${passage.chunkCount}] ${first}`;
+  return [head, ...rest.map((line) => `  ${line}`)].join("\n");
+}
+
 const MAX_CHARS_PER_TOKEN = 16;
 /** Fewer tokens than any line's prefix takes (its date alone is more). */
 const MIN_LINE_TOKENS = 8;
@@ -83,6 +113,30 @@ const sectionItem = (lines: readonly string[]): MemoryItem => ({
 
 const chronological = (a: RecalledMessage, b: RecalledMessage) =>
   a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : a.seq - b.seq;
+const inFileOrder = (a: RecalledPassage, b: RecalledPassage) =>
+  a.fileName < b.fileName
+    ? -1
+    : a.fileName > b.fileName
+      ? 1
+      : a.fileId < b.fileId
+        ? -1
+        : a.fileId > b.fileId
+          ? 1
+          : a.position - b.position;
+
+type Ranked = { kind: "message"; hit: RecallCandidate } | { kind: "passage"; hit: RecallPassage };
+
+/** Messages and passages best first, taking turns (each list keeps its own order; neither crowds out the other). */
+function alternate(candidates: readonly RecallCandidate[], passages: readonly RecallPassage[]): Ranked[] {
+  const out: Ranked[] = [];
+  for (let i = 0; i < Math.max(candidates.length, passages.length); i++) {
+    const m = candidates[i];
+    const p = passages[i];
+    if (m) out.push({ kind: "message", hit: m });
+    if (p) out.push({ kind: "passage", hit: p });
+  }
+  return out;
+}
 
 /**
  * The recall section for one turn, or null when nothing fits or nothing is left. Candidates are taken best first,
@@ -92,6 +146,7 @@ const chronological = (a: RecalledMessage, b: RecalledMessage) =>
  */
 export function selectRecall({
   candidates,
+  passages = [],
   sessionId,
   windowSeqs,
   questionSeq,
@@ -99,6 +154,8 @@ export function selectRecall({
   count,
 }: {
   candidates: readonly RecallCandidate[];
+  /** Passages of the project's files, best first, taken in turns with the messages. */
+  passages?: readonly RecallPassage[];
   sessionId: string;
   windowSeqs: ReadonlySet<number>;
   questionSeq: number | undefined;
@@ -108,20 +165,36 @@ export function selectRecall({
   const envelope = count({ role: "system", text: "" });
   const headerTokens = count(sectionItem([]));
   let left = maxTokens - headerTokens;
-  if (left <= 0 || candidates.length === 0) return null;
+  if (left <= 0 || (candidates.length === 0 && passages.length === 0)) return null;
 
   const taken = new Set<string>();
   const chosen: RecalledMessage[] = [];
+  const chosenPassages: RecalledPassage[] = [];
+  /** Both kinds in the order they were taken: the last ones go first when the joined section overflows. */
+  const order: (RecalledMessage | RecalledPassage)[] = [];
   const excluded = (m: RecallMessage) =>
     taken.has(m.messageId) || (m.sessionId === sessionId && (windowSeqs.has(m.seq) || m.seq === questionSeq));
-  const take = (m: RecallMessage, score: number): boolean => {
-    const line = recallLine(m, sessionId);
+  /** What `line` costs inside the section (its text after a newline, without a second envelope), or null. */
+  const fits = (line: string): number | null => {
     // Far longer than what is left (text runs well under 16 characters a token): not counted, so a huge message
     // costs the turn nothing.
-    if (line.length > left * MAX_CHARS_PER_TOKEN) return false;
-    // A line's cost inside the section: its text after a newline, without a second envelope.
+    if (line.length > left * MAX_CHARS_PER_TOKEN) return null;
     const tokens = count({ role: "system", text: `\n${line}` }) - envelope;
-    if (tokens > left) return false;
+    return tokens > left ? null : tokens;
+  };
+  const takePassage = (p: RecallPassage) => {
+    const line = passageLine(p);
+    const tokens = fits(line);
+    if (tokens === null) return;
+    left -= tokens;
+    const sent = { ...p, line, tokens };
+    chosenPassages.push(sent);
+    order.push(sent);
+  };
+  const take = (m: RecallMessage, score: number): boolean => {
+    const line = recallLine(m, sessionId);
+    const tokens = fits(line);
+    if (tokens === null) return false;
     left -= tokens;
     taken.add(m.messageId);
     chosen.push({
@@ -135,12 +208,18 @@ export function selectRecall({
       line,
       tokens,
     });
+    order.push(chosen.at(-1) as RecalledMessage);
     return true;
   };
-  for (const hit of candidates) {
+  for (const next of alternate(candidates, passages)) {
     // No line is shorter than its prefix (`- [date · role · #seq] `): once less than that is left, nothing else fits
     // and the remaining candidates are not counted.
     if (left < MIN_LINE_TOKENS) break;
+    if (next.kind === "passage") {
+      takePassage(next.hit);
+      continue;
+    }
+    const hit = next.hit;
     if (excluded(hit)) continue;
     if (!take(hit, hit.score)) continue;
     if (hit.partner && !excluded(hit.partner)) take(hit.partner, hit.score);
@@ -149,15 +228,18 @@ export function selectRecall({
   // (chronological) is what must fit, so the lowest-ranked lines go until it does. The section is counted once
   // when it fits, as it nearly always does.
   let messages = [...chosen].sort(chronological);
-  let item = sectionItem(messages.map((m) => m.line));
+  let sentPassages = [...chosenPassages].sort(inFileOrder);
+  const lines = () => [...messages.map((m) => m.line), ...sentPassages.map((p) => p.line)];
+  let item = sectionItem(lines());
   let total = count(item);
-  while (total > maxTokens && chosen.length > 0) {
-    const worst = chosen.pop();
+  while (total > maxTokens && order.length > 0) {
+    const worst = order.pop();
     messages = messages.filter((m) => m !== worst);
-    item = sectionItem(messages.map((m) => m.line));
+    sentPassages = sentPassages.filter((p) => p !== worst);
+    item = sectionItem(lines());
     total = count(item);
   }
-  if (messages.length === 0) return null;
-  const lineTokens = messages.reduce((sum, m) => sum + m.tokens, 0);
-  return { item, messages, headerTokens: total - lineTokens };
+  if (messages.length === 0 && sentPassages.length === 0) return null;
+  const lineTokens = [...messages, ...sentPassages].reduce((sum, m) => sum + m.tokens, 0);
+  return { item, messages, passages: sentPassages, headerTokens: total - lineTokens };
 }

@@ -46,6 +46,29 @@ describe("assertSameOrigin", () => {
     expect(() => assertSameOrigin(req("POST", { origin: "http://127.0.0.1:3000" }), policy)).toThrow();
   });
 
+  it("lets a file upload send multipart/form-data from the app's own origin, only on the upload routes", () => {
+    const upload = (path: string, origin = "http://127.0.0.1:3000") =>
+      new Request(`http://127.0.0.1:3000${path}`, {
+        method: "POST",
+        headers: { host: "127.0.0.1:3000", origin, "content-type": "multipart/form-data; boundary=x" },
+        body: "x",
+      });
+    for (const path of ["/api/attachments", "/api/projects/p1/files"]) {
+      expect(() => assertSameOrigin(upload(path), policy), path).not.toThrow();
+      expect(() => assertSameOrigin(upload(path, "https://evil.example"), policy), path).toThrow();
+    }
+    for (const path of [
+      "/api/projects/p1",
+      "/api/projects/p1/files/f1",
+      "/api/projects/a/b/files",
+      "/api/import",
+    ]) {
+      expect(() => assertSameOrigin(upload(path), policy), path).toThrow(
+        expect.objectContaining({ code: "csrf" }),
+      );
+    }
+  });
+
   it("exempts a bearer-key request that carries no cookies, not one that does", () => {
     expect(() =>
       assertSameOrigin(req("POST", { authorization: "Bearer k", ...json }, "{}"), policy),

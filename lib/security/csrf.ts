@@ -7,11 +7,11 @@ import { AppError } from "@/lib/errors";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * The one write that must carry a file (POST /api/attachments) may send multipart/form-data. It still needs an
- * allowed Origin — the actual defence, since browsers send Origin on every cross-site POST; the JSON rule is the
- * second one, kept for every other route.
+ * The writes that must carry a file (POST /api/attachments, POST /api/projects/:id/files) may send
+ * multipart/form-data. They still need an allowed Origin — the actual defence, since browsers send Origin on every
+ * cross-site POST; the JSON rule is the second one, kept for every other route.
  */
-const MULTIPART_PATHS: ReadonlySet<string> = new Set(["/api/attachments"]);
+const MULTIPART_PATHS: readonly RegExp[] = [/^\/api\/attachments$/, /^\/api\/projects\/[^/]+\/files$/];
 
 export interface CsrfPolicy {
   /** Extra allowed origins (ALLOWED_ORIGINS), normalised to scheme://host[:port]. */
@@ -66,7 +66,7 @@ export function assertSameOrigin(req: Request, policy: CsrfPolicy): void {
     Number(req.headers.get("content-length") ?? "0") > 0;
   if (!hasBody) return;
   const type = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type === "multipart/form-data" && MULTIPART_PATHS.has(pathOf(req))) return;
+  if (type === "multipart/form-data" && MULTIPART_PATHS.some((p) => p.test(pathOf(req)))) return;
   if (type !== "application/json") {
     throw new AppError("csrf", "Send the request body as application/json.");
   }

@@ -38,7 +38,8 @@ afterAll(async () => {
 /** Every table's rows, each table sorted, as JSON (the FTS5 shadow tables excepted: SearchDoc stands for them). */
 async function tables(url: string): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  const keep = (name: string) => !name.startsWith("SearchFts") && !name.startsWith("sqlite_");
+  const keep = (name: string) =>
+    !name.startsWith("SearchFts") && !name.startsWith("ProjectChunkFts") && !name.startsWith("sqlite_");
   if (dialect === "sqlite") {
     const conn = new Database(sqliteFilePath(url, process.cwd()), { readonly: true });
     try {

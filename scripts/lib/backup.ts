@@ -16,7 +16,10 @@ const PGDUMP_MAGIC = "PGDMP";
 
 /** Tables that hold no data of their own (migration bookkeeping, FTS5 shadow tables of the search index). */
 const bookkeeping = (name: string) =>
-  name.startsWith("_prisma") || name.startsWith("SearchFts") || name.startsWith("sqlite_");
+  name.startsWith("_prisma") ||
+  name.startsWith("SearchFts") ||
+  name.startsWith("ProjectChunkFts") ||
+  name.startsWith("sqlite_");
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -121,13 +121,17 @@ export async function migrateDatabase(url: string): Promise<string[]> {
 
 /**
  * Tables the migrations create in raw SQL that the schema cannot describe (docs/decisions/017-search.md): the diff
- * leaves them alone instead of dropping them. SQLite: the FTS5 table and the shadow tables SQLite makes for it.
- * PostgreSQL: SearchDoc, whose GIN index the shared schema cannot declare — its columns are still modelled, so
- * change them in the schema and in a hand-written migration together.
+ * leaves them alone instead of dropping them. SQLite: the FTS5 tables (of messages, of project file chunks) and the
+ * shadow tables SQLite makes for them. PostgreSQL: SearchDoc and ProjectFileChunk, whose GIN indexes the shared
+ * schema cannot declare — their columns are still modelled, so change them in the schema and in a hand-written
+ * migration together.
  */
 const EXTERNAL_TABLES: Record<Dialect, string[]> = {
-  sqlite: ["SearchFts", ...["config", "data", "docsize", "idx"].map((s) => `SearchFts_${s}`)],
-  postgresql: ["public.SearchDoc"],
+  sqlite: ["SearchFts", "ProjectChunkFts"].flatMap((t) => [
+    t,
+    ...["config", "data", "docsize", "idx"].map((s) => `${t}_${s}`),
+  ]),
+  postgresql: ["public.SearchDoc", "public.ProjectFileChunk"],
 };
 
 /** The SQL that takes the migrations folder of `dialect` to the current schema; null when there is nothing. */

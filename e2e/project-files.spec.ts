@@ -1,0 +1,150 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { type ChatPage, expect, test } from "./fixtures";
+
+// Project files end to end (docs/decisions/037-project-files.md) with the demo model: a file uploaded to a project
+// through POST /api/projects/:id/files, and a question about one of its sentences asked in a conversation of that
+// project — the inspector shows the passage as a file entry with its file name and position; after
+// DELETE /api/projects/:id/files/:fileId the same question sends no passage. The tests tagged @pg also run on
+// PostgreSQL.
+
+const SENTENCE = "The server room badge code is walnut-4417.";
+
+async function projectConversation(request: APIRequestContext) {
+  const project = await request.post("/api/projects", { data: { name: "Client A" } });
+  expect(project.status(), await project.text()).toBe(201);
+  const projectId = ((await project.json()) as { project: { id: string } }).project.id;
+  const session = await request.post("/api/sessions", { data: {} });
+  expect(session.status(), await session.text()).toBe(201);
+  const sessionId = ((await session.json()) as { id?: string; session?: { id: string } }).session
+    ?.id as string;
+  const moved = await request.patch(`/api/sessions/${sessionId}`, { data: { projectId } });
+  expect(moved.status(), await moved.text()).toBe(200);
+  return { projectId, sessionId };
+}
+
+async function upload(request: APIRequestContext, projectId: string, name: string, text: string) {
+  const res = await request.post(`/api/projects/${projectId}/files`, {
+    multipart: { file: { name, mimeType: "text/markdown", buffer: Buffer.from(text) } },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { file: { id: string; chunkCount: number } }).file;
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+}
+
+async function fileEntries(chat: ChatPage) {
+  const { panel, entries } = await chat.openContext(-1);
+  return { panel, files: entries.filter((e) => e.source === "file") };
+}
+
+/** A one-page PDF whose text layer holds `line` (built by hand: a test fixture, not a parser). */
+function pdfOf(line: string): Buffer {
+  const content = `BT /F1 12 Tf 72 720 Td (${line}) Tj ET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let out = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  out += offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("");
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, "latin1");
+}
+
+test.describe("project files", () => {
+  test("a file's sentence asked about in the project is in the context with its file name; after deleting the file it is not @pg", async ({
+    page,
+    chat,
+    user: _user,
+  }) => {
+    const { projectId, sessionId } = await projectConversation(page.request);
+    const filler = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} is about the office plants.`).join(
+      "\n\n",
+    );
+    const file = await upload(
+      page.request,
+      projectId,
+      "handbook.md",
+      `# Handbook\n\n${filler}\n\n## Access\n\n${SENTENCE}`,
+    );
+    const listed = await page.request.get(`/api/projects/${projectId}/files`);
+    expect(((await listed.json()) as { files: { name: string }[] }).files.map((f) => f.name)).toEqual([
+      "handbook.md",
+    ]);
+
+    await chat.goto(sessionId);
+    await chat.send("What is the server room badge code?");
+    const { panel, files } = await fileEntries(chat);
+    expect(files.map((f) => f.preview).join("\n")).toContain(SENTENCE);
+    const entry = panel.locator('[data-testid="context-entry"][data-source="file"]').first();
+    await expect(entry).toContainText("file passage");
+    await expect(entry.getByTestId("context-file")).toContainText("handbook.md");
+    await expect(entry.getByTestId("context-file")).toContainText(`of ${file.chunkCount}`);
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expectNoAxeViolations(page);
+    await page.emulateMedia({ colorScheme: "light" });
+    await panel.getByRole("button", { name: "Close" }).click();
+
+    const removed = await page.request.delete(`/api/projects/${projectId}/files/${file.id}`);
+    expect(removed.status()).toBe(200);
+    expect(((await removed.json()) as { receipt: { deleted: unknown } }).receipt.deleted).toEqual({
+      ProjectFile: 1,
+      ProjectFileChunk: file.chunkCount,
+    });
+    await chat.send("What is the server room badge code?");
+    expect((await fileEntries(chat)).files).toEqual([]);
+  });
+
+  test("a PDF's text layer is read by the running server @pg", async ({ page, user: _user }) => {
+    const { projectId } = await projectConversation(page.request);
+    const res = await page.request.post(`/api/projects/${projectId}/files`, {
+      multipart: { file: { name: "invoice.pdf", mimeType: "application/pdf", buffer: pdfOf(SENTENCE) } },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    expect(((await res.json()) as { file: unknown }).file).toMatchObject({
+      name: "invoice.pdf",
+      mime: "application/pdf",
+      chunkCount: 1,
+    });
+  });
+
+  test("another user's project: upload, list and delete are 404 @pg", async ({
+    page,
+    user: _user,
+    createUser,
+    apiAs,
+  }) => {
+    const { projectId } = await projectConversation(page.request);
+    const file = await upload(page.request, projectId, "notes.md", SENTENCE);
+    const stranger = await apiAs(await createUser("stranger"));
+    const tries = [
+      await stranger.post(`/api/projects/${projectId}/files`, {
+        multipart: { file: { name: "x.txt", mimeType: "text/plain", buffer: Buffer.from("x") } },
+      }),
+      await stranger.get(`/api/projects/${projectId}/files`),
+      await stranger.delete(`/api/projects/${projectId}/files/${file.id}`),
+    ];
+    for (const res of tries) {
+      expect(res.status()).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    }
+  });
+});

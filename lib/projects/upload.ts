@@ -1,0 +1,109 @@
+import "server-only";
+import { MULTIPART_OVERHEAD_BYTES } from "@/lib/attachments/limits";
+import { decodeText, imageFormatOf, textMimeFor } from "@/lib/attachments/sniff";
+import { cleanName } from "@/lib/attachments/upload";
+import { countFilesOfProjectForUser, createProjectFile, type ProjectFileView } from "@/lib/db/project-files";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { readBodyBytes } from "@/lib/http";
+import { chunkText, textKindOf } from "./chunk";
+import { extractPdfText } from "./extract";
+
+// POST /api/projects/:id/files (docs/decisions/037-project-files.md): one file in the multipart field `file`, its
+// type judged by its bytes (a PDF by its signature, else UTF-8 text), its text cut into chunks and stored with the
+// file in one transaction. The file's bytes are not kept.
+
+const ACCEPTED_PROJECT_FILES =
+  "Add a text file (plain text, Markdown, CSV, JSON or source code) or a PDF with a text layer.";
+
+/** Most text one file may hold once extracted (about 500 passages). */
+const MAX_PROJECT_FILE_CHARS = 2_000_000;
+
+const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
+function tooLarge(size: number | null): AppError {
+  const limit = env.PROJECT_FILE_MAX_BYTES;
+  const is = size === null ? "is too large" : `is ${mb(size)}`;
+  return new AppError("payload_too_large", `This file ${is}; the limit is ${mb(limit)}.`, {
+    details: { maxBytes: limit },
+  });
+}
+
+async function readFile(req: Request): Promise<File> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;/i.test(type)) {
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the file as multipart/form-data, in a field named `file`.",
+    );
+  }
+  const body = await readBodyBytes(req, env.PROJECT_FILE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES, () =>
+    tooLarge(null),
+  );
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new AppError("bad_request", "The upload could not be read as multipart/form-data.");
+  }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || !(file instanceof File)) {
+    throw new AppError("bad_request", "Send exactly one file, in a field named `file`.");
+  }
+  return file;
+}
+
+const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
+
+/** The file's text and stored type: a PDF's text layer, or the file itself when it is UTF-8 text. */
+async function textOf(
+  bytes: Uint8Array,
+  name: string,
+): Promise<{ text: string; mime: string; pdf: boolean }> {
+  if (PDF_SIGNATURE.every((b, i) => bytes[i] === b)) {
+    return { text: await extractPdfText(bytes), mime: "application/pdf", pdf: true };
+  }
+  const text = imageFormatOf(bytes) ? null : decodeText(bytes);
+  if (text === null) {
+    throw new AppError(
+      "unsupported_media_type",
+      `This file is neither text nor a PDF. ${ACCEPTED_PROJECT_FILES}`,
+    );
+  }
+  return { text, mime: textMimeFor(name), pdf: false };
+}
+
+/** Adds the uploaded file to the user's project (404 when the project is not theirs, before the body is read). */
+export async function uploadProjectFile({
+  userId,
+  projectId,
+  req,
+}: {
+  userId: string;
+  projectId: string;
+  req: Request;
+}): Promise<ProjectFileView> {
+  await countFilesOfProjectForUser({ userId, projectId });
+  const file = await readFile(req);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes.byteLength === 0) throw new AppError("bad_request", "This file is empty.");
+  if (bytes.byteLength > env.PROJECT_FILE_MAX_BYTES) throw tooLarge(bytes.byteLength);
+  const name = cleanName(file.name, null);
+  const { text, mime, pdf } = await textOf(bytes, name);
+  if (text.length > MAX_PROJECT_FILE_CHARS) {
+    throw new AppError(
+      "payload_too_large",
+      `This file holds more than ${MAX_PROJECT_FILE_CHARS.toLocaleString("en")} characters of text; split it into smaller files.`,
+      { details: { maxChars: MAX_PROJECT_FILE_CHARS } },
+    );
+  }
+  const chunks = chunkText(text, pdf ? "text" : textKindOf(name));
+  if (chunks.length === 0) {
+    throw new AppError(
+      "validation_failed",
+      pdf ? "This PDF has no text to read (a scan without a text layer?)." : "This file holds no text.",
+    );
+  }
+  return createProjectFile({ userId, projectId, name, mime, bytes: bytes.byteLength, chunks });
+}
