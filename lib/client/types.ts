@@ -66,6 +66,8 @@ export interface SessionView {
   activeLeafId?: string | null;
   /** The user renamed it: the automatic title never replaces it. */
   titleByUser?: boolean;
+  /** When an import made it (null: started here). */
+  importedAt?: string | null;
 }
 
 export interface SessionSummary {
@@ -73,6 +75,8 @@ export interface SessionSummary {
   title: string;
   updatedAt: string;
   createdAt: string;
+  /** When an import made it (null: started here): the row says "Imported". */
+  importedAt?: string | null;
 }
 
 export interface ModelInfo {

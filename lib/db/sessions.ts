@@ -26,6 +26,8 @@ const sessionSelect = {
   /** The model picked for it (null: the default). */
   model: true,
   temporary: true,
+  /** Made by an import (null: started here). */
+  importedAt: true,
 } as const;
 
 export const messageSelect = {
