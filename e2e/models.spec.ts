@@ -4,7 +4,8 @@ import { ADMIN, expect, test } from "./fixtures";
 
 // Several models (issue 25 item 2): two OpenAI-compatible servers started here, added by the admin, picked in the
 // header; each answer says which model wrote it, after a reload too, and "Regenerate with…" writes a new version
-// with the other model. The offline model stays listed.
+// with the other model. The offline model stays listed. Tagged @pg: it also runs on PostgreSQL (the registry, the
+// conversation's model and each version's model are rows).
 
 interface FakeServer {
   url: string;
@@ -41,7 +42,7 @@ async function startFakeModel(label: string): Promise<FakeServer> {
   };
 }
 
-test("the picker switches models, answers name their model after a reload, regenerate with another model", async ({
+test("the picker switches models, answers name their model after a reload, regenerate with another model @pg", async ({
   page,
   user,
   chat,
