@@ -53,7 +53,8 @@ export function parseArgs(argv: string[], fallback = "both"): { dbs: Db[]; rest:
     const arg = argv[i] as string;
     if (arg === "--db") choice = argv[++i] ?? "";
     else if (arg.startsWith("--db=")) choice = arg.slice("--db=".length);
-    else rest.push(arg);
+    // A bare "--" (tsx scripts/e2e.ts -- e2e/x.spec.ts) would make Playwright ignore the file filter and run all.
+    else if (arg !== "--") rest.push(arg);
   }
   const dbs: Record<string, Db[]> = {
     sqlite: ["sqlite"],
