@@ -1,10 +1,22 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "./fixtures";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, MAIN_URL, test } from "./fixtures";
 
 // Export and import from the UI: the conversation header's Export menu downloads the active
 // branch as Markdown; an export file chosen on Settings → Your data comes back as a new conversation.
 
 const at = "2026-01-02T10:00:00.000Z";
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
+  expect(summary, `axe on ${page.url()}`).toEqual([]);
+}
 
 /** A small export file (format version 1) with one conversation of two messages. */
 function exportFile(title: string, question: string, answer: string, leaf = "m2") {
@@ -102,4 +114,63 @@ test("imports an export file on Settings → Your data and opens the new convers
     "conversations.0.activeLeafLocalId: no message m9 here",
   );
   await expect(chat.sessionLinks.filter({ hasText: "Broken" })).toHaveCount(0);
+});
+
+test("an imported copy says Imported in the list and its header; the original does not", async ({
+  user: _user,
+  chat,
+  page,
+}) => {
+  const title = `Heron log ${Date.now().toString(36)}`;
+  await chat.goto();
+  await chat.send("Where does the heron nest?");
+  const original = chat.sessionId() as string;
+  expect((await page.request.patch(`/api/sessions/${original}`, { data: { title } })).status()).toBe(200);
+  const exported = await page.request.get(`/api/sessions/${original}/export?format=json`);
+  expect(exported.status()).toBe(200);
+
+  await page.goto("/settings/data");
+  await page.getByTestId("import-file").setInputFiles({
+    name: "heron.json",
+    mimeType: "application/json",
+    buffer: await exported.body(),
+  });
+  await page.getByTestId("import-start").click();
+  await expect(page.getByTestId("import-done")).toContainText("Imported 1 conversation with 2 messages.");
+
+  const rows = chat.sessionLinks.filter({ hasText: title });
+  await expect(rows).toHaveCount(2);
+  const originalRow = page.locator(`[data-testid="session-link"][href="/c/${original}"]`);
+  await expect(originalRow).toHaveText(title);
+  await expect(originalRow.getByTestId("imported-badge")).toHaveCount(0);
+  const copyRow = rows.filter({ has: page.getByTestId("imported-badge") });
+  await expect(copyRow).toHaveCount(1);
+  await expect(copyRow.getByTestId("imported-badge")).toHaveText("Imported");
+  await expect(copyRow.getByTestId("imported-badge")).toHaveAttribute(
+    "title",
+    /^Imported from an export file on /,
+  );
+
+  // The copy's header says so, the original's does not; both light and dark stay axe-clean.
+  await copyRow.click();
+  await expect(page).toHaveURL(/\/c\//);
+  expect(chat.sessionId()).not.toBe(original);
+  const header = page.locator("header").getByTestId("imported-badge");
+  await expect(header).toHaveText("Imported");
+  await expect(chat.items).toHaveCount(2);
+  await expect(chat.items.first()).toContainText("Where does the heron nest?");
+  for (const theme of ["light", "dark"]) {
+    await page.context().addCookies([{ name: "recall-theme", value: theme, url: MAIN_URL }]);
+    await page.reload();
+    await expect(header).toBeVisible();
+    await expectNoAxeViolations(page);
+  }
+  await chat.goto(original);
+  await expect(chat.items).toHaveCount(2);
+  await expect(page.locator("header").getByTestId("imported-badge")).toHaveCount(0);
+
+  // In Chinese too.
+  await page.context().addCookies([{ name: "recall-locale", value: "zh-CN", url: MAIN_URL }]);
+  await page.reload();
+  await expect(copyRow.getByTestId("imported-badge")).toHaveText("已导入");
 });

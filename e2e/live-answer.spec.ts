@@ -1,9 +1,10 @@
 import type { APIRequestContext, Locator } from "@playwright/test";
-import { ChatPage, expect, test, useExtraServer } from "./fixtures";
+import { ChatPage, type ExtraServer, expect, startServer, test, useExtraServer } from "./fixtures";
 
 // Answers that keep going (docs/decisions/033-live-answers.md): a reload mid-answer does not stop it — the page
 // attaches to the live answer and shows it complete; a second page follows the same answer and its Stop stops it
-// for both. On a server whose offline model writes one word every 500 ms.
+// for both; a page on a second instance follows an answer the first one writes and stops it. On servers whose
+// offline model writes one word every 500 ms.
 
 const QUESTION = "Tell me a long story about a lighthouse keeper, the sea, the storms and the ships";
 
@@ -82,5 +83,58 @@ test.describe("answers that keep going", () => {
     expect(stored.text.length).toBeGreaterThan(0);
     expect(await other.lastAnswer()).toBe(stored.text.trim());
     await other.page.close();
+  });
+});
+
+test.describe("answers that keep going across two instances", () => {
+  // The answer is written by instance A (the tests' baseURL); the page that follows and stops it is served by B, on
+  // the same database (PostgreSQL: the live text over LISTEN/NOTIFY; SQLite: the stored draft) and AUTH_SECRET.
+  const slow = { OFFLINE_MODEL_TOKEN_DELAY_MS: "500" };
+  useExtraServer(Number(process.env.E2E_LIVE_PORT ?? 3231), slow);
+  let b: ExtraServer | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    b = await startServer(Number(process.env.E2E_LIVE_B_PORT ?? 3232), slow);
+  });
+  test.afterAll(async () => {
+    await b?.stop();
+  });
+
+  test("a page on the second instance follows an answer the first writes, and its Stop stops it @pg", async ({
+    browser,
+    page,
+    chat,
+    user,
+  }) => {
+    void user;
+    test.setTimeout(90_000);
+    const first = await startAnswer(chat);
+    const sessionId = chat.sessionId() as string;
+    // The same sign-in (cookies), in a context of B's own: a page sent A's forced Origin would have its scripts
+    // refused.
+    const url = b?.url as string;
+    const context = await browser.newContext({
+      storageState: await page.context().storageState(),
+      baseURL: url,
+      extraHTTPHeaders: { origin: url },
+    });
+    const other = new ChatPage(await context.newPage());
+    await other.page.goto(`/c/${sessionId}`);
+    await expect(other.input).toBeVisible();
+    const followed = other.assistantItems.last();
+    await expect(followed).toHaveAttribute("data-status", "streaming");
+    await expect(other.stopButton).toBeVisible();
+    const before = await shownLength(followed);
+    await expect.poll(async () => await shownLength(followed), { timeout: 10_000 }).toBeGreaterThan(before);
+    await other.stopButton.click();
+    await expect(followed).toHaveAttribute("data-status", "interrupted", { timeout: 10_000 });
+    await expect(first).toHaveAttribute("data-status", "interrupted", { timeout: 10_000 });
+    const stored = await lastMessage(page.request, sessionId);
+    expect(stored.status).toBe("interrupted");
+    expect(stored.text.length).toBeGreaterThan(0);
+    // Both pages end with the stored text.
+    await expect.poll(async () => await other.lastAnswer()).toBe(stored.text.trim());
+    expect(await chat.lastAnswer()).toBe(stored.text.trim());
+    await context.close();
   });
 });

@@ -1,10 +1,23 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN, expect, test } from "./fixtures";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { ADMIN, expect, MAIN_URL, test } from "./fixtures";
 
 // Several models (issue 25 item 2): two OpenAI-compatible servers started here, added by the admin, picked in the
 // header; each answer says which model wrote it, after a reload too, and "Regenerate with…" writes a new version
-// with the other model. The offline model stays listed.
+// with the other model. The offline model stays listed. Tagged @pg: it also runs on PostgreSQL (the registry, the
+// conversation's model and each version's model are rows).
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
+  expect(summary, `axe on ${page.url()}`).toEqual([]);
+}
 
 interface FakeServer {
   url: string;
@@ -41,7 +54,7 @@ async function startFakeModel(label: string): Promise<FakeServer> {
   };
 }
 
-test("the picker switches models, answers name their model after a reload, regenerate with another model", async ({
+test("the picker switches models, answers name their model after a reload, regenerate with another model @pg", async ({
   page,
   user,
   chat,
@@ -112,4 +125,67 @@ test("the picker switches models, answers name their model after a reload, regen
     for (const id of added) await admin.delete(`/api/admin/models/${id}`);
     await Promise.all([a.close(), b.close()]);
   }
+});
+
+test("the admin adds, disables and deletes a model on /admin/models; axe-clean light and dark, fits 390 px", async ({
+  pageAs,
+  apiAs,
+  user,
+}) => {
+  const name = `Form model ${Date.now().toString(36)}`;
+  const listed = async () => {
+    const res = await (await apiAs(user)).get("/api/models");
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { name: string }[]).map((m) => m.name);
+  };
+  const admin = await pageAs(ADMIN);
+  await admin.goto("/admin/models");
+  await expect(admin.getByTestId("admin-models-title")).toBeVisible();
+  await admin.getByTestId("add-model").click();
+  const form = admin.getByTestId("model-form");
+  await form.getByLabel("Name", { exact: true }).fill(name);
+  await form.getByLabel("Provider", { exact: true }).fill("e2e");
+  await form.getByLabel("Base URL (OpenAI-compatible, …/v1)").fill("http://127.0.0.1:9/v1");
+  await form.getByLabel("API key", { exact: true }).fill("e2e-key");
+  await form.getByLabel("Model id at the provider").fill("fake");
+  for (const theme of ["light", "dark"]) {
+    // The open form is checked in both themes without a reload (which would close it).
+    await admin.evaluate((t) => {
+      document.documentElement.classList.remove("light", "dark", "system");
+      document.documentElement.classList.add(t);
+    }, theme);
+    await expectNoAxeViolations(admin);
+  }
+  await form.getByTestId("model-save").click();
+  const row = admin.getByTestId("model-row").filter({ hasText: name });
+  await expect(row).toContainText("e2e · fake · 128,000 · on · key stored");
+  expect(await listed()).toContain(name);
+
+  await row.getByTestId("model-toggle").click();
+  await expect(row).toContainText("· off ·");
+  expect(await listed()).not.toContain(name);
+
+  for (const theme of ["light", "dark"]) {
+    await admin.context().addCookies([{ name: "recall-theme", value: theme, url: MAIN_URL }]);
+    await admin.reload();
+    await expect(row).toBeVisible();
+    await expectNoAxeViolations(admin);
+  }
+  await admin.setViewportSize({ width: 390, height: 844 });
+  await admin.reload();
+  await expect(row).toBeVisible();
+  const overflow = await admin.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  expect(overflow, "horizontal overflow on /admin/models").toBeLessThanOrEqual(0);
+
+  // Deleted only after the confirmation.
+  await row.getByTestId("model-delete").click();
+  const dialog = admin.getByTestId("confirm-dialog");
+  await expect(dialog).toContainText(`Delete ${name}?`);
+  await dialog.getByTestId("confirm-button").click();
+  await expect(row).toHaveCount(0);
+  await admin.reload();
+  await expect(admin.getByTestId("model-row").filter({ hasText: name })).toHaveCount(0);
 });

@@ -109,3 +109,34 @@ test("two different new passwords are caught before anything is sent", async ({ 
   expect(res.status()).toBe(422);
   expect(await errorCode(res)).toBe("validation_failed");
 });
+
+test("the password page: axe finds nothing in light and dark, with its error shown; nothing scrolls sideways at 390 px", async ({
+  page,
+  user,
+}) => {
+  await page.goto("/settings/password");
+  for (const theme of ["light", "dark"]) {
+    await page.context().addCookies([{ name: "recall-theme", value: theme, url: MAIN_URL }]);
+    await page.reload();
+    await page.getByLabel("Current password", { exact: true }).fill(user.password);
+    await page.getByLabel("New password", { exact: true }).fill("first-new-password");
+    await page.getByLabel("Repeat the new password").fill("second-new-password");
+    await page.getByTestId("password-submit").click();
+    await expect(page.getByTestId("password-error")).toBeVisible();
+    const axe = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(
+      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      `axe (${theme})`,
+    ).toEqual([]);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Password");
+  const overflow = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  expect(overflow, "horizontal overflow on /settings/password").toBeLessThanOrEqual(0);
+});

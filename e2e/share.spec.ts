@@ -87,7 +87,7 @@ async function noSidewaysScroll(page: Page, path: string) {
   expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
 }
 
-test("a share link opens signed out without memory, is listed, and is a 404 once revoked", async ({
+test("a share link opens signed out without memory, is listed, and is a 404 once revoked @pg", async ({
   page,
   chat,
   user,

@@ -27,6 +27,14 @@ test("on a 390 px phone the chat header is one line; the rest is behind ⋯, whi
   await expect(chat.memory.trigger).toBeInViewport();
   const row = await page.getByTestId("header-secondary").boundingBox();
   expect((row?.x ?? -1) >= 0 && (row?.x ?? 0) + (row?.width ?? 0) <= 390).toBe(true);
+  // The memory popover opens on the screen, not partly off its left edge.
+  await chat.memory.trigger.click();
+  await expect(chat.memory.popover).toBeVisible();
+  const popover = await chat.memory.popover.boundingBox();
+  expect(popover?.x ?? -1).toBeGreaterThanOrEqual(0);
+  expect((popover?.x ?? 0) + (popover?.width ?? 0)).toBeLessThanOrEqual(390);
+  await page.keyboard.press("Escape");
+  await expect(chat.memory.popover).toBeHidden();
   await chat.memory.trigger.focus();
   await page.keyboard.press("Escape");
   await expect(chat.memory.trigger).toBeHidden();

@@ -7,7 +7,8 @@ import { AuthPage, expect, newCredentials, test, useExtraServer } from "./fixtur
 // Single sign-on against a real OpenID Connect provider (oidc-provider, scripts/e2e-oidc.ts) on loopback, with a
 // server of this spec's own configured for it (the other specs' servers have no OIDC_*): a new user gets an
 // account (REGISTRATION=open), a password user with the same verified e-mail is linked to their own account, and an
-// unverified e-mail is refused with a clear error. docs/decisions/035-oidc.md.
+// unverified e-mail is refused with a clear error. docs/decisions/035-oidc.md. The tests tagged @pg also run on
+// PostgreSQL (the accounts and their links live in the database).
 
 const PROVIDER_NAME = "Test IdP";
 
@@ -46,10 +47,13 @@ async function startProvider(): Promise<ChildProcess> {
 
 const ssoButton = (page: Page) => page.getByRole("button", { name: `Sign in with ${PROVIDER_NAME}` });
 
-/** From the sign-in page, by keyboard: Tab past the password form to the provider's button, Enter. */
-async function startSso(page: Page) {
-  await page.goto("/login");
-  await page.getByRole("link", { name: "Create one" }).focus();
+/**
+ * From the sign-in page (or the sign-up page), by keyboard: Tab past the password form to the provider's button,
+ * Enter.
+ */
+async function startSso(page: Page, from: "/login" | "/register" = "/login") {
+  await page.goto(from);
+  await page.getByRole("link", { name: from === "/login" ? "Create one" : "Sign in" }).focus();
   await page.keyboard.press("Tab");
   await expect(ssoButton(page)).toBeFocused();
   await page.keyboard.press("Enter");
@@ -116,7 +120,29 @@ test.describe("single sign-on with a real OpenID Connect provider", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
-  test("a new user signs in with the provider and gets an account", async ({ page }) => {
+  test("the sign-up page offers the provider too, and a new user gets an account from there @pg", async ({
+    page,
+  }) => {
+    for (const theme of ["light", "dark"]) {
+      await page.context().addCookies([{ name: "recall-theme", value: theme, url: SSO_URL }]);
+      await page.goto("/register");
+      await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+      await expect(ssoButton(page)).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.reload();
+    await expect(ssoButton(page)).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    const { email } = newCredentials("sso-signup");
+    await startSso(page, "/register");
+    await atProvider(page, email, { verified: true });
+    await expect(page).toHaveURL(`${SSO_URL}/`);
+    await expect(new AuthPage(page).currentUser).toHaveText(`SSO ${email.split("@")[0]}`);
+  });
+
+  test("a new user signs in with the provider and gets an account @pg", async ({ page }) => {
     const { email } = newCredentials("sso-new");
     await startSso(page);
     await atProvider(page, email, { verified: true });
@@ -136,7 +162,7 @@ test.describe("single sign-on with a real OpenID Connect provider", () => {
     await expect(new AuthPage(page).currentUser).toHaveText(`SSO ${email.split("@")[0]}`);
   });
 
-  test("a password user with the same verified e-mail is linked: same account, their conversations", async ({
+  test("a password user with the same verified e-mail is linked: same account, their conversations @pg", async ({
     page,
     createUser,
     apiAs,
@@ -160,7 +186,7 @@ test.describe("single sign-on with a real OpenID Connect provider", () => {
     await expect(page.getByTestId("session-list")).toContainText(title);
   });
 
-  test("an unverified e-mail is refused with a clear error and links nothing", async ({
+  test("an unverified e-mail is refused with a clear error and links nothing @pg", async ({
     page,
     createUser,
   }) => {

@@ -90,7 +90,10 @@ test("an imported 500-message conversation switched to summary is summarized fro
   expect(patched.status(), await patched.text()).toBe(200);
   // The backlog runs in the background, segment by segment, until the summary reaches the memory's oldest message.
   await expect
-    .poll(async () => (await memoryOf()).summary?.fromSeq ?? 0, { message: "a summary from #1", timeout: 60_000 })
+    .poll(async () => (await memoryOf()).summary?.fromSeq ?? 0, {
+      message: "a summary from #1",
+      timeout: 60_000,
+    })
     .toBe(1);
   const { summary } = await memoryOf();
   const through = summary?.throughSeq ?? 0;

@@ -18,4 +18,11 @@ describe("npm run test:e2e arguments", () => {
     expect(parseArgs([], "postgresql").dbs).toEqual(["postgres"]);
     expect(() => parseArgs(["--db", "mysql"])).toThrow(/--db must be sqlite, postgres or both/);
   });
+
+  it("drops a bare -- (which would make Playwright ignore the file filter and run every spec)", () => {
+    expect(parseArgs(["--db", "sqlite", "--", "e2e/sso.spec.ts"])).toEqual({
+      dbs: ["sqlite"],
+      rest: ["e2e/sso.spec.ts"],
+    });
+  });
 });

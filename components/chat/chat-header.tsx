@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { ShareButton } from "@/components/share/share-button";
 import { TemporaryChatToggle } from "@/components/share/temporary-chat";
 import type { ModelInfo } from "@/lib/client/types";
-import { useT } from "@/lib/i18n/client";
+import { useFormat, useT } from "@/lib/i18n/client";
 import { ExportMenu } from "./export-menu";
 import { MemoryControl } from "./memory-control";
 import { ModelPicker } from "./model-picker";
@@ -14,14 +14,18 @@ import { ToolsMenu } from "./tools-menu";
 export function ChatHeader({
   modelInfo,
   sessionId,
+  importedAt = null,
   streaming,
 }: {
   modelInfo: ModelInfo;
   /** The conversation, once it exists: its memory control and export menu are shown from then on. */
   sessionId: string | null;
+  /** When an import made the conversation (null: started here). */
+  importedAt?: string | null;
   streaming: boolean;
 }) {
   const t = useT("chat");
+  const format = useFormat();
   const id = useId();
   // On a phone the secondary controls sit behind "⋯", so the header stays one line; from sm up they are all shown.
   const [more, setMore] = useState(false);
@@ -60,6 +64,15 @@ export function ChatHeader({
             title={t("header.offlineTitle")}
           >
             {t("header.offline")}
+          </span>
+        )}
+        {sessionId && importedAt && (
+          <span
+            className="ml-2 rounded-full bg-sky-50 px-2 py-0.5 text-xs font-medium text-sky-900"
+            data-testid="imported-badge"
+            title={t("header.importedTitle", { date: format.dateTime(importedAt) })}
+          >
+            {t("header.imported")}
           </span>
         )}
       </span>

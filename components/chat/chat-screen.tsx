@@ -37,6 +37,7 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
   const loadingOlder = useShown((c) => c.loadingOlder);
   const error = useShown((c) => c.error);
   const title = useShown((c) => c.title);
+  const importedAt = useShown((c) => c.importedAt ?? null);
   const editing = useShown((c) => c.editing);
   const draft = useDraft();
   const turn = useTurn();
@@ -90,7 +91,12 @@ export function ChatScreen({ modelInfo }: { modelInfo: ModelInfo }) {
   return (
     <div className="flex h-full min-w-0 flex-1 flex-col">
       <h1 className="sr-only">{sessionId ? (title ?? t("conversation")) : t("newChat")}</h1>
-      <ChatHeader modelInfo={modelInfo} sessionId={sessionId} streaming={turn.streaming} />
+      <ChatHeader
+        modelInfo={modelInfo}
+        sessionId={sessionId}
+        importedAt={importedAt}
+        streaming={turn.streaming}
+      />
       <TemporaryChatBanner sessionId={sessionId} />
       {sessionId === null && <NewChatProject />}
       <MessageList

@@ -13,6 +13,7 @@ import { readDraft } from "./use-draft";
 /** One chat page: its store (from the server's first page of the conversation) and the screen that shows it. */
 export function ChatView({
   title,
+  importedAt,
   sessionId,
   initialMessages,
   initialHasMore,
@@ -22,6 +23,8 @@ export function ChatView({
 }: {
   /** The conversation's title (the page's heading, for screen readers); none on a new chat. */
   title?: string;
+  /** When an import made the conversation (null: started here): the header says "Imported". */
+  importedAt?: string | null;
   sessionId: string | null;
   initialMessages: ChatMessageView[];
   initialHasMore: boolean;
@@ -32,7 +35,13 @@ export function ChatView({
   projectId?: string | null;
 }) {
   const t = useT("chat");
-  const store = useNewChatStore({ sessionId, title, messages: initialMessages, hasMore: initialHasMore });
+  const store = useNewChatStore({
+    sessionId,
+    title,
+    importedAt,
+    messages: initialMessages,
+    hasMore: initialHasMore,
+  });
   const abort = useRef<AbortController | null>(null);
   const claimAddress = useConversationAddress({
     isNewChatPage: sessionId === null,

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { ProjectView, SessionSummary } from "@/lib/client/types";
-import { useT } from "@/lib/i18n/client";
+import { useFormat, useT } from "@/lib/i18n/client";
 import { SessionMenu } from "./session-menu";
 import type { Organize } from "./use-session-actions";
 
@@ -43,6 +43,7 @@ export function SessionRow({
   onOrganize: (change: Organize) => void;
 }) {
   const t = useT("sidebar");
+  const format = useFormat();
   const shown = keepShown ? "block" : "hidden";
   return (
     <li
@@ -84,7 +85,7 @@ export function SessionRow({
         <>
           <Link
             href={`/c/${s.id}`}
-            className="flex-1 truncate px-3 py-2 text-sm"
+            className="flex min-w-0 flex-1 items-center gap-2 px-3 py-2 text-sm"
             aria-current={active ? "page" : undefined}
             data-testid="session-link"
           >
@@ -94,7 +95,16 @@ export function SessionRow({
                 <span className="sr-only">{t("pinned")} </span>
               </>
             )}
-            {s.title}
+            <span className="truncate">{s.title}</span>
+            {s.importedAt && (
+              <span
+                className="shrink-0 rounded-full bg-sky-50 px-1.5 text-xs font-medium text-sky-900"
+                data-testid="imported-badge"
+                title={t("importedTitle", { date: format.dateTime(s.importedAt) })}
+              >
+                {t("imported")}
+              </span>
+            )}
           </Link>
           <button
             type="button"

@@ -31,6 +31,8 @@ export interface Conversation {
   hasMore: boolean;
   loadingOlder: boolean;
   title?: string;
+  /** When an import made it (null or absent: started here). */
+  importedAt?: string | null;
   /** What the composer holds (saved to storage by the hooks, not here). */
   draft: string;
   error: string | null;
@@ -106,16 +108,21 @@ export const emptyConversation = (draft = ""): Conversation => ({
 export function initialChatState({
   sessionId,
   title,
+  importedAt = null,
   messages,
   hasMore,
 }: {
   sessionId: string | null;
   title?: string;
+  importedAt?: string | null;
   messages: ChatMessageView[];
   hasMore: boolean;
 }): ChatState {
   const key = keyOf(sessionId);
-  return { shown: key, conversations: { [key]: { ...emptyConversation(), messages, hasMore, title } } };
+  return {
+    shown: key,
+    conversations: { [key]: { ...emptyConversation(), messages, hasMore, title, importedAt } },
+  };
 }
 
 /** The conversation on screen (an empty one before its entry exists). */

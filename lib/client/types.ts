@@ -66,6 +66,8 @@ export interface SessionView {
   activeLeafId?: string | null;
   /** The user renamed it: the automatic title never replaces it. */
   titleByUser?: boolean;
+  /** When an import made it (null: started here). */
+  importedAt?: string | null;
 }
 
 export interface SessionSummary {
@@ -77,6 +79,8 @@ export interface SessionSummary {
   projectId?: string | null;
   pinnedAt?: string | null;
   archivedAt?: string | null;
+  /** When an import made it (null: started here): the row says "Imported". */
+  importedAt?: string | null;
 }
 
 /** GET /api/projects: one of the user's projects. */

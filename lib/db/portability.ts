@@ -130,6 +130,8 @@ export interface ImportedSessionRow {
   /** The active leaf's seq (0: none), as turns read it. */
   activeLeafSeq: number;
   systemPrompt: string | null;
+  /** When the import made it: the conversation is marked as an imported copy. */
+  importedAt: Date;
 }
 
 export interface ImportedMessageRow {

@@ -32,6 +32,8 @@ const sessionSelect = {
   projectId: true,
   pinnedAt: true,
   archivedAt: true,
+  /** Made by an import (null: started here). */
+  importedAt: true,
 } as const;
 
 export const messageSelect = {

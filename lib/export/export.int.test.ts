@@ -30,6 +30,8 @@ async function app(vars: Record<string, string> = {}) {
   const sessionExport = await import("@/app/api/sessions/[id]/export/route");
   const accountExport = await import("@/app/api/me/export/route");
   const importRoute = await import("@/app/api/import/route");
+  const sessionsRoute = await import("@/app/api/sessions/route");
+  const sessionRoute = await import("@/app/api/sessions/[id]/route");
   const { attachmentStore } = await import("@/lib/attachments/store");
   const { processImage } = await import("@/lib/attachments/image");
   const signIn = (userId: string) =>
@@ -65,12 +67,29 @@ async function app(vars: Record<string, string> = {}) {
     );
     return { status: res.status, body: (await res.json()) as ImportBody };
   }
+  /** GET /api/sessions and GET /api/sessions/:id as `userId`: the list, and one conversation's `session`. */
+  async function listSessions(userId: string): Promise<SessionJson[]> {
+    signIn(userId);
+    const res = await sessionsRoute.GET(new Request(`${BASE}/api/sessions`), { params: Promise.resolve({}) });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { sessions: SessionJson[] }).sessions;
+  }
+  async function getSession(userId: string, sessionId: string): Promise<SessionJson> {
+    signIn(userId);
+    const res = await sessionRoute.GET(new Request(`${BASE}/api/sessions/${sessionId}`), {
+      params: Promise.resolve({ id: sessionId }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { session: SessionJson }).session;
+  }
   const { databaseStore } = await import("@/lib/attachments/store");
   return {
     db,
     exportSession,
     exportAccount,
     importFile,
+    listSessions,
+    getSession,
     store: attachmentStore(),
     databaseStore,
     processImage,
@@ -80,6 +99,7 @@ async function app(vars: Record<string, string> = {}) {
 type App = Awaited<ReturnType<typeof app>>;
 /** What POST /api/import answers: `imported` on success, `error` otherwise. */
 type ImportBody = { imported: ImportResult; error: { code: string; message: string; details: unknown } };
+type SessionJson = { id: string; title: string; importedAt: string | null };
 
 async function createUser(db: Db) {
   return db.user.create({ data: { email: `x-${randomUUID()}@example.test`, name: "X", passwordHash: "x" } });
@@ -344,6 +364,28 @@ describe("export and import", () => {
     expect(m7.parts).toMatchObject({
       attachments: [{ name: "notes.txt", id: "missing-2", text: expect.stringContaining("Day 2") }],
     });
+  });
+
+  it("marks the imported copy with importedAt, in the list and the conversation; the original has none", async () => {
+    const a = await app();
+    const alice = await createUser(a.db);
+    const { sessionId } = await buildConversation(a, alice.id);
+    const file = await (await a.exportSession(alice.id, sessionId, "?format=json&all=1")).text();
+    const before = Date.now();
+    const imported = await a.importFile(alice.id, file);
+    expect(imported.status).toBe(201);
+    const copy = imported.body.imported.conversations[0]?.id as string;
+
+    const listed = new Map((await a.listSessions(alice.id)).map((s) => [s.id, s]));
+    expect(listed.get(sessionId)?.importedAt).toBeNull();
+    const at = listed.get(copy)?.importedAt;
+    expect(typeof at).toBe("string");
+    expect(Date.parse(at as string)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(at as string)).toBeLessThanOrEqual(Date.now());
+    expect((await a.getSession(alice.id, copy)).importedAt).toBe(at);
+    expect((await a.getSession(alice.id, sessionId)).importedAt).toBeNull();
+    // Both carry the same title: the mark is what tells them apart.
+    expect(listed.get(copy)?.title).toBe(listed.get(sessionId)?.title);
   });
 
   it("exports the active branch as Markdown and JSON; someone else's conversation is a 404", async () => {

@@ -300,6 +300,7 @@ async function writeConversation(
         activeLeafId: c.activeLeafLocalId === null ? null : (messageIds.get(c.activeLeafLocalId) ?? null),
         activeLeafSeq: c.messages.find((m) => m.localId === c.activeLeafLocalId)?.seq ?? 0,
         systemPrompt: c.systemPrompt || null,
+        importedAt: now,
       },
       messages: c.messages.map((m) => ({
         id: messageIds.get(m.localId) as string,

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/auth-card";
 import { RegisterForm } from "@/components/auth/register-form";
+import { SsoSignIn } from "@/components/auth/sso-sign-in";
 import { getCurrentUser } from "@/lib/auth/session";
 import { env } from "@/lib/env";
 import { getT } from "@/lib/i18n/server";
@@ -21,6 +22,8 @@ export default async function RegisterPage() {
       ) : (
         <RegisterForm needsInvite={env.REGISTRATION === "invite"} />
       )}
+      {/* As on /login: the provider signs in an existing account, or creates one where registration is open. */}
+      {env.oidc ? <SsoSignIn name={env.oidc.name} callbackUrl={null} /> : null}
     </AuthCard>
   );
 }

@@ -37,6 +37,7 @@ export default async function ConversationPage({ params }: Props) {
     <ChatView
       key={session.id}
       title={session.title}
+      importedAt={session.importedAt?.toISOString() ?? null}
       sessionId={session.id}
       initialHasMore={page.hasMore}
       modelInfo={modelInfo()}
