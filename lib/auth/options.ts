@@ -16,6 +16,7 @@ import { clientIp } from "@/lib/security/client-ip";
 import { OIDC_PROVIDER_ID, type OidcClaims, oidcProvider } from "./oidc";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { credentialsSchema } from "./schemas";
+import { signedInUser } from "./signed-in-user";
 import { resolveSsoUser, SSO_ERRORS, SsoError, ssoSessionUser } from "./sso";
 
 // Error strings the login page turns into messages; never the password, never which part was wrong, never a
@@ -70,13 +71,7 @@ async function checkCredentials(raw: unknown, ip: string) {
       next: await hashPassword(password),
     });
   }
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    role: user.role,
-    tokenVersion: user.tokenVersion,
-  };
+  return signedInUser(user);
 }
 
 const oidc = oidcProvider(env.oidc);

@@ -9,11 +9,11 @@ import {
   linkIdentity,
 } from "@/lib/db/sso";
 import { AppError } from "@/lib/errors";
-import type { Role } from "@/lib/types";
 import type { OidcClaims } from "./oidc";
 import { hashPassword } from "./password";
 import type { RegistrationMode } from "./register";
 import { credentialsSchema } from "./schemas";
+import { type SignedInUser, signedInUser } from "./signed-in-user";
 
 // Which Recall account a provider's user signs in to (docs/decisions/035-oidc.md):
 //  1. the account already linked to the identity (issuer + subject), whatever either e-mail is now;
@@ -59,23 +59,11 @@ function identityOf(claims: OidcClaims, issuer: string): Identity {
   return { issuer: typeof claims.iss === "string" && claims.iss ? claims.iss : issuer, subject: claims.sub };
 }
 
-export interface SsoUser {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  tokenVersion: number;
-}
+export type SsoUser = SignedInUser;
 
 function allowed(user: { disabledAt: Date | null } & SsoUser): SsoUser {
   if (user.disabledAt) throw new SsoError(SSO_ERRORS.disabled);
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    role: user.role,
-    tokenVersion: user.tokenVersion,
-  };
+  return signedInUser(user);
 }
 
 async function resolve(claims: OidcClaims, identity: Identity, mode: RegistrationMode): Promise<SsoUser> {
@@ -94,7 +82,7 @@ async function resolve(claims: OidcClaims, identity: Identity, mode: Registratio
   if (mode !== "open") throw new SsoError(SSO_ERRORS.noAccount);
   const passwordHash = await hashPassword(randomBytes(32).toString("base64url"));
   const user = await createSsoUser({ email, name: nameOf(claims, email), passwordHash, identity });
-  return { ...user, tokenVersion: 0 };
+  return signedInUser({ ...user, tokenVersion: 0 });
 }
 
 /**
