@@ -1,19 +1,9 @@
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { ADMIN, expect, test } from "./fixtures";
 
 // Admin → Tools: the admin adds the stdio test server (scripts/mcp-test-server.ts), starts it and sees its tools,
 // switches it off and on, deletes it with a confirmation; a user switches it per conversation.
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
-}
 
 test("the admin adds, starts, switches and deletes an MCP server; a user switches it in a conversation", async ({
   page,

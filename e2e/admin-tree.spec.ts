@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { ADMIN, expect, test } from "./fixtures";
 
 // The admin's session review shows the message tree — every branch, the active path marked, parents
@@ -23,15 +23,6 @@ async function turn(
   const meta = events.find((e) => e.type === "meta");
   if (!meta?.userMessage || !meta.assistantMessage) throw new Error("no meta event");
   return { userMessage: meta.userMessage, assistantMessage: meta.assistantMessage };
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
 }
 
 test("the admin sees every branch, the active path, parents and branch points, and can show the path alone", async ({

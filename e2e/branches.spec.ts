@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { type ChatPage, expect, test } from "./fixtures";
 
 // The message tree in the browser — edit a question (a new branch), regenerate an answer (a new
@@ -28,15 +28,6 @@ async function contextOf(chat: ChatPage, index = -1): Promise<string[]> {
   await panel.getByRole("button", { name: "Close" }).click();
   await expect(panel).toBeHidden();
   return entries.map((e) => `${e.source}: ${e.preview}`);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
 }
 
 test.describe("message tree", () => {

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { expect, test } from "./fixtures";
 
 // Extraction after each answer (issue 24) with the demo model on the main server (which runs with
@@ -13,15 +13,6 @@ async function chooseMode(page: Page, mode: "suggest" | "auto") {
     headers: { origin: new URL(page.url()).origin },
   });
   expect(res.ok()).toBe(true);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
 }
 
 test("suggest: chips under the answer, accepted (one edited), and a new conversation knows both", async ({

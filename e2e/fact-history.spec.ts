@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { expect, test, withScriptedModel } from "./fixtures";
 
 // Fact history and expiry on /memory (docs/decisions/030-fact-history.md): a fact learned in the chat, replaced by a
@@ -8,15 +7,6 @@ import { expect, test, withScriptedModel } from "./fixtures";
 withScriptedModel();
 
 const remember = (fact: string) => `/tool remember ${JSON.stringify({ fact })}`;
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
-}
 
 test("edit a fact, see its history; set and clear its expiry", async ({ page, chat, user: _user }) => {
   await chat.goto();

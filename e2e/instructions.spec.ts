@@ -1,28 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, MAIN_URL, test } from "./fixtures";
+import { expectNoAxeViolations, forEachTheme } from "./a11y";
+import { expect, test } from "./fixtures";
 
 // Instructions end to end: "About me" and "How to answer" on Settings → Instructions, a conversation's system
 // prompt from the chat header, and both in the context inspector of the next answer, right after the system
 // prompt. The page is axe-clean in light and dark and does not scroll sideways on a phone. Also on PostgreSQL.
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-  );
-  expect(summary, `axe on ${page.url()}`).toEqual([]);
-}
-
-async function forEachTheme(page: Page, check: () => Promise<void>) {
-  for (const theme of ["light", "dark"]) {
-    await page.context().addCookies([{ name: "recall-theme", value: theme, url: MAIN_URL }]);
-    await page.reload();
-    await check();
-  }
-}
 
 const horizontalOverflow = (page: Page) =>
   page.evaluate(() => {

@@ -1,23 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { ADMIN, expect, MAIN_URL, test } from "./fixtures";
 
 // Several models (issue 25 item 2): two OpenAI-compatible servers started here, added by the admin, picked in the
 // header; each answer says which model wrote it, after a reload too, and "Regenerate with…" writes a new version
 // with the other model. The offline model stays listed. Tagged @pg: it also runs on PostgreSQL (the registry, the
 // conversation's model and each version's model are rows).
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-  );
-  expect(summary, `axe on ${page.url()}`).toEqual([]);
-}
 
 interface FakeServer {
   url: string;

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { expect, SCRIPTED_URL, test, withScriptedModel } from "./fixtures";
 
 // Projects in the sidebar (issue 24 item 2, decision 036): a project made from the sidebar, a new chat in it (its
@@ -10,16 +10,6 @@ import { expect, SCRIPTED_URL, test, withScriptedModel } from "./fixtures";
 withScriptedModel();
 
 const remember = (fact: string) => `/tool remember ${JSON.stringify({ fact })}`;
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-  );
-  expect(summary, `axe on ${page.url()}`).toEqual([]);
-}
 
 const horizontalOverflow = (page: Page) =>
   page.evaluate(() => {

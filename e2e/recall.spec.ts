@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { type ChatPage, expect, test } from "./fixtures";
 
 // Recall end to end with the demo model a newcomer meets: a fact stated 60 messages before the question, far outside
@@ -92,15 +92,6 @@ const chinese = (n: number): [string, string] => [
   `请给我第${n}条整理书桌的建议。`,
   `第${n}条建议：开始下一件事之前，先把一样东西放回原处。`,
 ];
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
-}
 
 /** The line under the last answer, opened: its items and their links. */
 async function openMemoryUsed(chat: ChatPage) {

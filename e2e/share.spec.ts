@@ -1,29 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { expectNoAxeViolations, forEachTheme } from "./a11y";
 import { expect, MAIN_URL, test } from "./fixtures";
 
 // Share links and temporary chats: a link opens signed out with the conversation's words and nothing of its
 // memory, and is a 404 once revoked; a temporary chat is never listed and leaves no row behind once left.
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-  );
-  expect(summary, `axe on ${page.url()}`).toEqual([]);
-}
-
-async function forEachTheme(page: Page, check: () => Promise<void>) {
-  for (const theme of ["light", "dark"]) {
-    await page.context().addCookies([{ name: "recall-theme", value: theme, url: MAIN_URL }]);
-    await page.reload();
-    await check();
-  }
-}
 
 const DATABASE_URL = process.env.E2E_DATABASE_URL ?? "";
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { OIDC_ISSUER, OIDC_TEST_CLIENT, SSO_PORT, SSO_URL } from "./config";
 import { AuthPage, expect, newCredentials, test, useExtraServer } from "./fixtures";
 
@@ -70,16 +70,6 @@ async function atProvider(page: Page, email: string, { verified }: { verified: b
 /** Signs the browser out of the test provider (its cookies; the app's, on the same host, stay). */
 async function forgetProviderSession(page: Page) {
   await page.context().clearCookies({ name: /^_(session|interaction|resume)/ });
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-  );
-  expect(summary, `axe on ${page.url()}`).toEqual([]);
 }
 
 test.describe("single sign-on with a real OpenID Connect provider", () => {

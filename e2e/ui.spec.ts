@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { ADMIN, type ChatPage, expect, MAIN_URL, newCredentials, test, useExtraServer } from "./fixtures";
 
 // Themes, keyboard and screen readers, the phone layout. axe-core checks every page in both themes;
@@ -24,16 +24,6 @@ async function expectNoSidewaysScroll(page: Page) {
     return root.scrollWidth - root.clientWidth;
   });
   expect(overflow, `horizontal overflow on ${page.url()}`).toBeLessThanOrEqual(0);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`,
-  );
-  expect(summary, `axe on ${page.url()}`).toEqual([]);
 }
 
 /** A finished two-turn conversation through the UI, with a long unbroken word; returns its id. */
