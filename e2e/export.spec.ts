@@ -174,3 +174,69 @@ test("an imported copy says Imported in the list and its header; the original do
   await page.reload();
   await expect(copyRow.getByTestId("imported-badge")).toHaveText("已导入");
 });
+
+test("an account export carries a project with its file and conversation; importing it adds the project to the sidebar", async ({
+  user: _user,
+  page,
+}) => {
+  const name = `Client Egret ${Date.now().toString(36)}`;
+  const created = await page.request.post("/api/projects", {
+    data: { name, instructions: "Mention the egret." },
+  });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { project: { id: string } }).project.id;
+  const upload = await page.request.post(`/api/projects/${projectId}/files`, {
+    multipart: {
+      file: {
+        name: "egret.md",
+        mimeType: "text/markdown",
+        buffer: Buffer.from("The egret nests by the dam."),
+      },
+    },
+  });
+  expect(upload.status()).toBe(201);
+  const session = await page.request.post("/api/sessions", { data: { projectId } });
+  expect(session.status()).toBe(201);
+  const sessionId = ((await session.json()) as { session: { id: string } }).session.id;
+  const title = `Egret survey ${Date.now().toString(36)}`;
+  expect((await page.request.patch(`/api/sessions/${sessionId}`, { data: { title } })).status()).toBe(200);
+
+  await page.goto("/");
+  await page.getByTestId("data-link").click();
+  await expect(page.getByTestId("data-title")).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("export-all").click(),
+  ]);
+  const file = JSON.parse(await readFile(await download.path(), "utf8")) as {
+    projects: { name: string; files: { name: string }[] }[];
+  };
+  expect(file.projects.map((p) => [p.name, p.files.map((f) => f.name)])).toEqual([[name, ["egret.md"]]]);
+
+  await page.getByTestId("import-file").setInputFiles(await download.path());
+  await page.getByTestId("import-start").click();
+  const done = page.getByTestId("import-done");
+  await expect(done).toContainText("Imported 1 conversation");
+  await expect(done.getByTestId("import-projects")).toHaveText("1 project with 1 file");
+
+  // The copy is a second project of that name in the sidebar, holding the copy of the conversation and the file.
+  const groups = page
+    .getByTestId("project-group")
+    .filter({ has: page.getByTestId("project-name-label").getByText(name, { exact: true }) });
+  await expect(groups).toHaveCount(2);
+  const copyId = (await groups.evaluateAll(
+    (els, original) => els.map((e) => e.getAttribute("data-project-id")).find((id) => id !== original),
+    projectId,
+  )) as string;
+  const copy = page.locator(`[data-testid="project-group"][data-project-id="${copyId}"]`);
+  await copy.getByTestId("project-toggle").click();
+  await expect(copy.getByTestId("project-session-list")).toContainText(title);
+  const files = (await (await page.request.get(`/api/projects/${copyId}/files`)).json()) as {
+    files: { name: string }[];
+  };
+  expect(files.files.map((f) => f.name)).toEqual(["egret.md"]);
+  // Neither copy is listed outside its project.
+  await expect(
+    page.getByTestId("session-list").getByTestId("session-link").filter({ hasText: title }),
+  ).toHaveCount(0);
+});

@@ -18,6 +18,11 @@ export function Imported({ result }: { result: ImportResult }) {
         {t("import.done", { conversations: counts.conversations, messages: counts.messages })}
       </p>
       <p>{t("import.extra", { attachments: counts.attachments, facts: counts.facts })}</p>
+      {counts.projects > 0 && (
+        <p data-testid="import-projects">
+          {t("import.projects", { projects: counts.projects, files: counts.projectFiles })}
+        </p>
+      )}
       {counts.attachmentsMissing > 0 && <p>{t("import.missing", { count: counts.attachmentsMissing })}</p>}
       <ul className="list-disc pl-5">
         {result.conversations.map((c) => (

@@ -17,6 +17,8 @@ export interface ImportResult {
     attachments: number;
     attachmentsMissing: number;
     facts: number;
+    projects: number;
+    projectFiles: number;
   };
 }
 

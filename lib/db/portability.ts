@@ -27,6 +27,9 @@ const exportSessionSelect = {
   activeLeafId: true,
   leaseUntil: true,
   systemPrompt: true,
+  projectId: true,
+  pinnedAt: true,
+  archivedAt: true,
 } as const;
 
 /** A conversation of `userId` as an export reads it; null when it is missing or someone else's. */
@@ -85,6 +88,39 @@ export async function listSessionIdsForExport(
   return rows.map((r) => r.id);
 }
 
+/** The user's projects, oldest first. */
+export async function listProjectsForExport({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
+  return tx.project.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, name: true, instructions: true, createdAt: true, updatedAt: true },
+  });
+}
+
+/** The files of one of the user's projects, oldest first (metadata; their chunks are read one file at a time). */
+export async function listProjectFilesForExport(
+  { userId, projectId }: { userId: string; projectId: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.projectFile.findMany({
+    where: { userId, projectId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, name: true, mime: true, bytes: true, createdAt: true },
+  });
+}
+
+/** The passages of one of the user's project files, in order. */
+export async function listProjectFileChunksForExport(
+  { userId, fileId }: { userId: string; fileId: string },
+  { tx = db }: TxOption = {},
+) {
+  return tx.projectFileChunk.findMany({
+    where: { userId, fileId },
+    orderBy: { position: "asc" },
+    select: { position: true, text: true },
+  });
+}
+
 /**
  * The user's long-term memory switch (off for a missing user) and all their facts, superseded ones too — not the
  * suggestions waiting for review: an import would make them active.
@@ -132,6 +168,10 @@ export interface ImportedSessionRow {
   systemPrompt: string | null;
   /** When the import made it: the conversation is marked as an imported copy. */
   importedAt: Date;
+  /** Its project (one the import created), pinned and archived as the file says. */
+  projectId: string | null;
+  pinnedAt: Date | null;
+  archivedAt: Date | null;
 }
 
 export interface ImportedMessageRow {
@@ -226,10 +266,30 @@ async function insertMessageRows(
   }
 }
 
-/** The user's active facts, to compare imported facts with. */
+/** How many projects the user has, to hold an import to MAX_PROJECTS. */
+export async function countProjectsForImport({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
+  return tx.project.count({ where: { userId } });
+}
+
+/** Imported projects of `userId`, with ids made by the caller (their files: insertProjectFile). */
+export async function insertImportedProjects(
+  {
+    userId,
+    projects,
+  }: {
+    userId: string;
+    projects: { id: string; name: string; instructions: string; createdAt: Date; updatedAt: Date }[];
+  },
+  { tx = db }: TxOption = {},
+) {
+  if (projects.length === 0) return;
+  await tx.project.createMany({ data: projects.map((p) => ({ ...p, userId })) });
+}
+
+/** The user's active global facts, to compare imported global facts with (a project's are of another scope). */
 export async function listActiveFactsForImport({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
   return tx.memoryFact.findMany({
-    where: { userId, status: "active", supersededById: null },
+    where: { userId, status: "active", supersededById: null, projectId: null },
     select: { id: true, text: true, subject: true },
   });
 }
@@ -240,6 +300,8 @@ export interface ImportedFactRow {
   subject: string | null;
   sourceSessionId: string | null;
   sourceMessageId: string | null;
+  /** null: global. */
+  projectId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { MAX_FILES_PER_PROJECT } from "@/lib/projects/limits";
 import { type LexicalCandidate, type QuestionShape, rankCandidates } from "@/lib/search/recall-rank";
 import { ftsString, indexTerms, pgLexeme, pgTermsVector } from "@/lib/search/terms";
 import { checkpointed } from "./checkpoint";
@@ -35,8 +36,6 @@ const fileSelect = {
   createdAt: true,
 } as const;
 
-/** The most files one project may hold. */
-const MAX_FILES_PER_PROJECT = 100;
 /** Chunk rows written per statement. */
 const BATCH = 200;
 
@@ -62,52 +61,63 @@ async function assertProjectOfUser(client: Client, projectId: string, userId: st
  * Stores one file of the user's project with its chunks (cut by the caller, in order) and indexes them, in one
  * transaction: a file is there with all of its chunks searchable, or not at all.
  */
-export async function createProjectFile({
-  userId,
-  projectId,
-  name,
-  mime,
-  bytes,
-  chunks,
-}: {
+export async function createProjectFile(file: NewProjectFile): Promise<ProjectFileView> {
+  return withTransaction((tx) => insertProjectFile(file, { tx }), { timeout: CASCADE_DELETE_TIMEOUT_MS });
+}
+
+export interface NewProjectFile {
   userId: string;
   projectId: string;
   name: string;
   mime: string;
   bytes: number;
   chunks: readonly string[];
-}): Promise<ProjectFileView> {
-  return withTransaction(
-    async (tx) => {
-      await assertProjectOfUser(tx, projectId, userId);
-      const count = await tx.projectFile.count({ where: { projectId } });
-      if (count >= MAX_FILES_PER_PROJECT) {
-        throw new AppError(
-          "validation_failed",
-          `A project can hold at most ${MAX_FILES_PER_PROJECT} files. Delete one before adding another.`,
-        );
-      }
-      const file = await tx.projectFile.create({
-        data: { projectId, userId, name, mime, bytes, chunkCount: chunks.length },
-        select: fileSelect,
-      });
-      for (let from = 0; from < chunks.length; from += BATCH) {
-        const rows = await tx.projectFileChunk.createManyAndReturn({
-          data: chunks.slice(from, from + BATCH).map((text, i) => ({
-            fileId: file.id,
-            projectId,
-            userId,
-            position: from + i + 1,
-            text,
-          })),
-          select: { id: true, text: true },
-        });
-        await indexChunks(tx, projectId, rows);
-      }
-      return file;
+  /** When it was added (absent: now); an import keeps the exported file's. */
+  createdAt?: Date;
+}
+
+/**
+ * One file and its indexed chunks inside the caller's transaction — what an upload writes (createProjectFile) and
+ * what an import writes for each file of a project it creates (lib/export/import.ts): the same rows, the same index.
+ */
+export async function insertProjectFile(
+  { userId, projectId, name, mime, bytes, chunks, createdAt }: NewProjectFile,
+  { tx }: { tx: Tx },
+): Promise<ProjectFileView> {
+  await assertProjectOfUser(tx, projectId, userId);
+  const count = await tx.projectFile.count({ where: { projectId } });
+  if (count >= MAX_FILES_PER_PROJECT) {
+    throw new AppError(
+      "validation_failed",
+      `A project can hold at most ${MAX_FILES_PER_PROJECT} files. Delete one before adding another.`,
+    );
+  }
+  const file = await tx.projectFile.create({
+    data: {
+      projectId,
+      userId,
+      name,
+      mime,
+      bytes,
+      chunkCount: chunks.length,
+      ...(createdAt ? { createdAt } : {}),
     },
-    { timeout: CASCADE_DELETE_TIMEOUT_MS },
-  );
+    select: fileSelect,
+  });
+  for (let from = 0; from < chunks.length; from += BATCH) {
+    const rows = await tx.projectFileChunk.createManyAndReturn({
+      data: chunks.slice(from, from + BATCH).map((text, i) => ({
+        fileId: file.id,
+        projectId,
+        userId,
+        position: from + i + 1,
+        text,
+      })),
+      select: { id: true, text: true },
+    });
+    await indexChunks(tx, projectId, rows);
+  }
+  return file;
 }
 
 /** The terms of new chunks: FTS5 rows keyed by the chunk's id, or the chunk's own tsvector. */

@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
+import { MAX_PROJECTS } from "@/lib/projects/limits";
 import { checkpointed } from "./checkpoint";
 import { db, type TxOption } from "./client";
 import { recordFactVersion } from "./fact-history";
@@ -26,9 +27,6 @@ export interface ProjectRow {
   createdAt: Date;
   updatedAt: Date;
 }
-
-/** The most projects a user's list returns (and may have). */
-const MAX_PROJECTS = 500;
 
 const projectNotFound = () => new AppError("not_found", "This project does not exist or is not yours.");
 

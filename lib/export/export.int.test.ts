@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { closeApps, loadApp } from "@/lib/chat/test-helpers";
+import { answerIdOf, closeApps, contextOf, loadApp } from "@/lib/chat/test-helpers";
 import type { Db } from "@/lib/db/client";
 import { expectConsoleError } from "@/test/console";
 import type { ExportFile } from "./format";
@@ -25,7 +25,7 @@ afterEach(closeApps);
 const BASE = "http://127.0.0.1:3000";
 
 async function app(vars: Record<string, string> = {}) {
-  const { db } = await loadApp(vars);
+  const { db, turn } = await loadApp(vars);
   const { sessionClaims } = await import("@/lib/auth/session-token");
   const sessionExport = await import("@/app/api/sessions/[id]/export/route");
   const accountExport = await import("@/app/api/me/export/route");
@@ -83,8 +83,15 @@ async function app(vars: Record<string, string> = {}) {
     return ((await res.json()) as { session: SessionJson }).session;
   }
   const { databaseStore } = await import("@/lib/attachments/store");
+  const { createProjectFile } = await import("@/lib/db/project-files");
+  const { chunkText } = await import("@/lib/projects/chunk");
+  const { env } = await import("@/lib/env");
   return {
     db,
+    env,
+    turn,
+    createProjectFile,
+    chunkText,
     exportSession,
     exportAccount,
     importFile,
@@ -263,6 +270,9 @@ async function ownedRows(db: Db, userId: string) {
     messages: await db.chatMessage.count({ where: { session: { userId } } }),
     attachments: await db.attachment.count({ where: { userId } }),
     facts: await db.memoryFact.count({ where: { userId } }),
+    projects: await db.project.count({ where: { userId } }),
+    projectFiles: await db.projectFile.count({ where: { userId } }),
+    projectChunks: await db.projectFileChunk.count({ where: { userId } }),
     imports: await db.auditLog.count({ where: { actorId: userId, action: "data.import" } }),
   };
 }
@@ -307,6 +317,8 @@ describe("export and import", () => {
       attachments: 2,
       attachmentsMissing: 0,
       facts: 2,
+      projects: 0,
+      projectFiles: 0,
     });
     const newId = imported.body.imported.conversations[0]?.id as string;
     const session = await a.db.chatSession.findUniqueOrThrow({ where: { id: newId } });
@@ -570,5 +582,300 @@ describe("export and import", () => {
     const fits = await app({ MAX_IMPORT_BYTES: String(size) });
     expect((await fits.importFile(bob.id, body)).status).toBe(201);
     expect(await fits.db.chatSession.count({ where: { userId: bob.id } })).toBe(1);
+  });
+});
+
+/**
+ * Alice's trip conversation moved into a project "Client A" (instructions, two files, pinned), an empty project, an
+ * archived conversation outside any project, and a fact of the project. `code` is a word only the handbook holds.
+ */
+async function buildProjects(a: App, userId: string, sessionId: string, m1: string, code: string) {
+  const { db } = a;
+  const project = await db.project.create({
+    data: {
+      userId,
+      name: "Client A",
+      instructions: "Answer as the client's counsel.",
+      createdAt: new Date("2026-01-01T09:00:00.000Z"),
+      updatedAt: new Date("2026-01-03T09:00:00.000Z"),
+    },
+  });
+  await db.project.create({
+    data: { userId, name: "Empty", createdAt: new Date("2026-01-01T09:30:00.000Z") },
+  });
+  const filler = (n: number) =>
+    Array.from({ length: n }, (_, i) => `Paragraph ${i} is about the office plants and coffee.`).join("\n\n");
+  const handbook = `# Handbook\n\n${filler(30)}\n\n## Access\n\nThe server room badge code is ${code}.\n\n${filler(30)}`;
+  await a.createProjectFile({
+    userId,
+    projectId: project.id,
+    name: "handbook.md",
+    mime: "text/markdown",
+    bytes: handbook.length,
+    chunks: a.chunkText(handbook, "markdown"),
+  });
+  await a.createProjectFile({
+    userId,
+    projectId: project.id,
+    name: "brief.txt",
+    mime: "text/plain",
+    bytes: 30,
+    chunks: ["The client prefers short letters."],
+  });
+  const pinnedAt = new Date("2026-01-04T08:00:00.000Z");
+  await db.chatSession.update({ where: { id: sessionId }, data: { projectId: project.id, pinnedAt } });
+  const archivedAt = new Date("2026-01-05T08:00:00.000Z");
+  await db.chatSession.create({
+    data: { userId, title: "Old notes", archivedAt, createdAt: new Date("2026-01-03T00:00:00.000Z") },
+  });
+  await db.memoryFact.create({
+    data: {
+      userId,
+      text: "The client is Acme",
+      subject: "client",
+      sourceSessionId: sessionId,
+      sourceMessageId: m1,
+      projectId: project.id,
+      createdAt: new Date("2026-01-02T11:00:00.000Z"),
+    },
+  });
+  return { projectId: project.id, pinnedAt, archivedAt };
+}
+
+/** How many FTS5 rows (SQLite) or indexed chunks (PostgreSQL) the project has. */
+async function indexRowsOf({ db, env }: App, projectId: string): Promise<number> {
+  if (env.DATABASE_URL.startsWith("file:")) {
+    const [row] = await db.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT COUNT(*) AS n FROM "ProjectChunkFts" WHERE "ProjectChunkFts" MATCH ?`,
+      `proj : "p${Buffer.from(projectId).toString("hex")}"`,
+    );
+    return Number(row?.n);
+  }
+  const [row] = await db.$queryRawUnsafe<{ n: bigint }[]>(
+    `SELECT COUNT(*) AS n FROM "ProjectFileChunk" WHERE "projectId" = $1 AND "terms" IS NOT NULL`,
+    projectId,
+  );
+  return Number(row?.n);
+}
+
+const codeWord = () => `zq${randomUUID().replace(/-/g, "").slice(0, 10)}`;
+
+describe("projects in export and import", () => {
+  it("round-trips projects, instructions, indexed files, placement, pins, archive and fact projects", async () => {
+    const a = await app({ OFFLINE_MODEL: "scripted" });
+    const alice = await createUser(a.db);
+    const bob = await createUser(a.db);
+    const { sessionId, ids } = await buildConversation(a, alice.id);
+    const code = codeWord();
+    const { projectId, pinnedAt, archivedAt } = await buildProjects(
+      a,
+      alice.id,
+      sessionId,
+      ids.m1 as string,
+      code,
+    );
+    const chunks = await a.db.projectFileChunk.count({ where: { projectId } });
+
+    const first = await a.exportAccount(alice.id, "?attachments=inline");
+    expect(
+      first.projects?.map((p) => [
+        p.localId,
+        p.name,
+        p.instructions,
+        p.files.map((f) => [f.localId, f.name, f.mime, f.chunks.map((c) => c.position).join(",")]),
+      ]),
+    ).toEqual([
+      [
+        "p1",
+        "Client A",
+        "Answer as the client's counsel.",
+        [
+          [
+            "pf1",
+            "handbook.md",
+            "text/markdown",
+            Array.from({ length: chunks - 1 }, (_, i) => i + 1).join(","),
+          ],
+          ["pf2", "brief.txt", "text/plain", "1"],
+        ],
+      ],
+      ["p2", "Empty", "", []],
+    ]);
+    expect(first.projects?.[0]?.files[0]?.chunks.some((c) => c.text.includes(code))).toBe(true);
+    expect(first.conversations.map((c) => [c.title, c.projectLocalId, c.pinnedAt, c.archivedAt])).toEqual([
+      ["Trip plans ✈", "p1", pinnedAt.toISOString(), null],
+      ["Old notes", null, null, archivedAt.toISOString()],
+    ]);
+    expect(first.longTermMemory?.facts.map((f) => [f.text, f.projectLocalId])).toEqual([
+      ["Plans a trip to Paris", null],
+      ["The client is Acme", "p1"],
+      ["Plans a trip to Kyoto", null],
+    ]);
+
+    const imported = await a.importFile(bob.id, JSON.stringify(first));
+    expect(imported.status).toBe(201);
+    expect(imported.body.imported.counts).toEqual({
+      conversations: 2,
+      messages: 8,
+      attachments: 2,
+      attachmentsMissing: 0,
+      facts: 3,
+      projects: 2,
+      projectFiles: 2,
+    });
+    const audit = await a.db.auditLog.findFirstOrThrow({ where: { actorId: bob.id, action: "data.import" } });
+    expect(audit.details).toEqual(imported.body.imported.counts);
+
+    // New projects of Bob's, with new ids; Alice's are untouched.
+    const projects = await a.db.project.findMany({
+      where: { userId: bob.id },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(projects.map((p) => [p.name, p.instructions])).toEqual([
+      ["Client A", "Answer as the client's counsel."],
+      ["Empty", ""],
+    ]);
+    const client = projects[0]?.id as string;
+    expect(client).not.toBe(projectId);
+    expect(await a.db.project.count({ where: { userId: alice.id } })).toBe(2);
+    const files = await a.db.projectFile.findMany({
+      where: { projectId: client },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(files.map((f) => [f.userId, f.name, f.chunkCount])).toEqual([
+      [bob.id, "handbook.md", chunks - 1],
+      [bob.id, "brief.txt", 1],
+    ]);
+    // Every passage is in the search index, as after an upload.
+    expect(await a.db.projectFileChunk.count({ where: { projectId: client, userId: bob.id } })).toBe(chunks);
+    expect(await indexRowsOf(a, client)).toBe(chunks);
+
+    const [trip, old] = imported.body.imported.conversations.map((c) => c.id) as [string, string];
+    expect(await a.db.chatSession.findUniqueOrThrow({ where: { id: trip } })).toMatchObject({
+      projectId: client,
+      pinnedAt,
+      archivedAt: null,
+    });
+    expect(await a.db.chatSession.findUniqueOrThrow({ where: { id: old } })).toMatchObject({
+      projectId: null,
+      pinnedAt: null,
+      archivedAt,
+    });
+    const facts = await a.db.memoryFact.findMany({
+      where: { userId: bob.id },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(facts.map((f) => [f.text, f.projectId])).toEqual([
+      ["Plans a trip to Paris", null],
+      ["The client is Acme", client],
+      ["Plans a trip to Kyoto", null],
+    ]);
+
+    // Exported again, Bob's account is Alice's but for ids.
+    const second = await a.exportAccount(bob.id, "?attachments=inline");
+    expect(comparable(second)).toEqual(comparable(first));
+
+    // A turn in the imported conversation gets the project's instructions and recalls the handbook's passage.
+    const events = await a.turn(trip, bob.id, `What is the server room badge code ${code}?`);
+    const { entries } = await contextOf(a.db, answerIdOf(events));
+    expect(entries).toContainEqual(expect.objectContaining({ source: "instructions", scope: "project" }));
+    const passages = entries.filter((e) => e.source === "file") as unknown as {
+      fileId: string;
+      fileName: string;
+      preview: string;
+    }[];
+    const hit = passages.find((e) => e.preview.includes(code));
+    expect(hit).toMatchObject({ fileId: files[0]?.id, fileName: "handbook.md" });
+  });
+
+  it("imports an older file without projects, and places a fact without its project by its conversation", async () => {
+    const a = await app();
+    const alice = await createUser(a.db);
+    const bob = await createUser(a.db);
+    const { sessionId, ids } = await buildConversation(a, alice.id);
+    await buildProjects(a, alice.id, sessionId, ids.m1 as string, codeWord());
+    const file = await a.exportAccount(alice.id);
+
+    // As a file written before projects: none of the new fields.
+    const older = structuredClone(file) as Partial<ExportFile> & ExportFile;
+    delete older.projects;
+    for (const c of older.conversations) {
+      delete c.projectLocalId;
+      delete c.pinnedAt;
+      delete c.archivedAt;
+    }
+    for (const f of older.longTermMemory?.facts ?? []) delete f.projectLocalId;
+    const plain = await a.importFile(bob.id, JSON.stringify(older));
+    expect(plain.status).toBe(201);
+    expect(plain.body.imported.counts).toMatchObject({
+      conversations: 2,
+      facts: 3,
+      projects: 0,
+      projectFiles: 0,
+    });
+    expect(await a.db.project.count({ where: { userId: bob.id } })).toBe(0);
+    const sessions = await a.db.chatSession.findMany({ where: { userId: bob.id } });
+    expect(sessions.map((s) => [s.projectId, s.pinnedAt, s.archivedAt])).toEqual([
+      [null, null, null],
+      [null, null, null],
+    ]);
+    expect(await a.db.memoryFact.count({ where: { userId: bob.id, projectId: { not: null } } })).toBe(0);
+
+    // Projects present, a fact's project absent: it takes its conversation's, as a fact learned there does.
+    const carol = await createUser(a.db);
+    const partial = structuredClone(file);
+    for (const f of partial.longTermMemory?.facts ?? []) delete f.projectLocalId;
+    const placed = await a.importFile(carol.id, JSON.stringify(partial));
+    expect(placed.status).toBe(201);
+    const client = await a.db.project.findFirstOrThrow({ where: { userId: carol.id, name: "Client A" } });
+    const facts = await a.db.memoryFact.findMany({ where: { userId: carol.id } });
+    expect(facts.map((f) => f.projectId)).toEqual([client.id, client.id, client.id]);
+  });
+
+  it("refuses a project reference that does not resolve, or more projects than the limit, and writes nothing", async () => {
+    const a = await app();
+    const alice = await createUser(a.db);
+    const bob = await createUser(a.db);
+    const { sessionId, ids } = await buildConversation(a, alice.id);
+    await buildProjects(a, alice.id, sessionId, ids.m1 as string, codeWord());
+    const file = await a.exportAccount(alice.id);
+    const before = await ownedRows(a.db, bob.id);
+
+    const dangling = structuredClone(file);
+    (dangling.conversations[0] as { projectLocalId: string }).projectLocalId = "p9";
+    (dangling.longTermMemory?.facts[2] as { projectLocalId: string }).projectLocalId = "p7";
+    const refused = await a.importFile(bob.id, JSON.stringify(dangling));
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe("validation_failed");
+    expect(refused.body.error.message).toContain("conversations.0.projectLocalId: no project p9 here");
+    expect(refused.body.error.details).toEqual([
+      { path: "conversations.0.projectLocalId", message: "no project p9 here" },
+      { path: "longTermMemory.facts.2.projectLocalId", message: "no project p7 here" },
+    ]);
+
+    const shuffled = structuredClone(file);
+    (shuffled.projects?.[0]?.files[0]?.chunks[0] as { position: number }).position = 2;
+    const order = await a.importFile(bob.id, JSON.stringify(shuffled));
+    expect(order.status).toBe(422);
+    expect(order.body.error.details).toContainEqual({
+      path: "projects.0.files.0.chunks.0.position",
+      message: "must be 1: passages are numbered 1, 2, 3… in order",
+    });
+    expect(await ownedRows(a.db, bob.id)).toEqual(before);
+
+    // Bob already has 499 projects: two more do not fit, and nothing of the file is written.
+    const { MAX_PROJECTS } = await import("@/lib/projects/limits");
+    await a.db.project.createMany({
+      data: Array.from({ length: MAX_PROJECTS - 1 }, (_, i) => ({ userId: bob.id, name: `P${i}` })),
+    });
+    const full = await ownedRows(a.db, bob.id);
+    const over = await a.importFile(bob.id, JSON.stringify(file));
+    expect(over.status).toBe(422);
+    expect(over.body.error).toMatchObject({
+      code: "validation_failed",
+      message: `This file has 2 projects and you have ${MAX_PROJECTS - 1}; an account can have at most ${MAX_PROJECTS}.`,
+      details: [{ path: "projects", message: "at most 1 more projects fit" }],
+    });
+    expect(await ownedRows(a.db, bob.id)).toEqual(full);
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { MAX_INSTRUCTION_CHARS } from "@/lib/memory/instructions";
+import { CHUNK_CHARS } from "@/lib/projects/chunk";
+import { MAX_FILES_PER_PROJECT, MAX_PROJECT_FILE_CHARS, MAX_PROJECTS } from "@/lib/projects/limits";
 import { exportFileName } from "./download";
 import {
   attachmentLocalIdOf,
@@ -55,6 +58,50 @@ function file(overrides: Record<string, unknown> = {}): unknown {
 }
 
 const parse = (value: unknown) => exportSchema.parse(value) as ExportFile;
+
+const fact = (localId: string, extra: object = {}) => ({
+  localId,
+  text: `fact ${localId}`,
+  subject: null,
+  conversationLocalId: "c1",
+  messageLocalId: "m1",
+  supersededByLocalId: null,
+  createdAt: at,
+  updatedAt: at,
+  ...extra,
+});
+
+/** The file with one project of one file, its conversations and facts changed as given (by index). */
+function withProjects({ conversations = [], facts = [] }: { conversations?: object[]; facts?: object[] }) {
+  const f = file() as { conversations: object[]; projects: object[]; longTermMemory?: object };
+  f.conversations = f.conversations.map((c, i) => ({ ...c, ...conversations[i] }));
+  f.projects = [
+    {
+      localId: "p1",
+      name: "Client A",
+      instructions: "Answer briefly.",
+      createdAt: at,
+      updatedAt: at,
+      files: [
+        {
+          localId: "pf1",
+          name: "notes.md",
+          mime: "text/markdown",
+          bytes: 40,
+          createdAt: at,
+          chunks: [
+            { position: 1, text: "# Notes" },
+            { position: 2, text: "The badge code is 42." },
+          ],
+        },
+      ],
+    },
+  ];
+  if (facts.length > 0) {
+    f.longTermMemory = { enabled: true, facts: facts.map((x, i) => fact(`f${i + 1}`, x)) };
+  }
+  return f;
+}
 
 describe("the export format", () => {
   it("accepts a well-formed file and finds nothing inconsistent", () => {
@@ -208,6 +255,106 @@ describe("the export format", () => {
     });
     expect(withFact("   ").success).toBe(false);
     expect(withFact(`  ${"x".repeat(500)}  `).data?.longTermMemory?.facts[0]?.text).toBe("x".repeat(500));
+  });
+
+  it("reads a file without projects, and one whose conversations and facts name its projects", () => {
+    // An older file: no projects, no placement, no fact project.
+    expect(parse(file()).projects).toBeUndefined();
+    const placed = parse(
+      withProjects({
+        conversations: [{ projectLocalId: "p1", pinnedAt: at, archivedAt: null }],
+        facts: [{ projectLocalId: "p1" }, { projectLocalId: null }],
+      }),
+    );
+    expect(checkConsistency(placed)).toEqual([]);
+    expect(placed.projects?.[0]).toMatchObject({ name: "Client A", instructions: "Answer briefly." });
+    expect(placed.conversations[0]).toMatchObject({ projectLocalId: "p1", pinnedAt: at, archivedAt: null });
+    // Instructions of null read as none, as the projects API takes them.
+    const none = withProjects({});
+    (none.projects[0] as { instructions: unknown }).instructions = null;
+    expect(parse(none).projects?.[0]?.instructions).toBe("");
+  });
+
+  it("finds project references that do not resolve, duplicate ids and passages out of order", () => {
+    const broken = withProjects({
+      conversations: [{ projectLocalId: "p9" }],
+      facts: [{ projectLocalId: "p8" }],
+    });
+    const project = broken.projects[0] as { files: { chunks: { position: number }[] }[] };
+    (project.files[0]?.chunks[1] as { position: number }).position = 3;
+    broken.projects.push({ ...(broken.projects[0] as object), files: [] });
+    expect(checkConsistency(parse(broken))).toEqual([
+      {
+        path: "projects.0.files.0.chunks.1.position",
+        message: "must be 2: passages are numbered 1, 2, 3… in order",
+      },
+      { path: "projects.1.localId", message: "duplicate project id p1" },
+      { path: "conversations.0.projectLocalId", message: "no project p9 here" },
+      { path: "longTermMemory.facts.0.projectLocalId", message: "no project p8 here" },
+    ]);
+  });
+
+  it("holds projects to the limits of the projects API and of an upload", () => {
+    const issueOf = (edit: (f: ReturnType<typeof withProjects>) => void) => {
+      const f = withProjects({});
+      edit(f);
+      return exportSchema.safeParse(f).error?.issues[0];
+    };
+    const p = (f: ReturnType<typeof withProjects>) =>
+      f.projects[0] as {
+        name: string;
+        instructions: string;
+        files: { chunks: { position: number; text: string }[] }[];
+      };
+    expect(issueOf((f) => (p(f).name = "n".repeat(101)))).toMatchObject({
+      path: ["projects", 0, "name"],
+      message: "A project name can have at most 100 characters.",
+    });
+    expect(issueOf((f) => (p(f).name = "   "))).toMatchObject({ message: "A project needs a name." });
+    expect(issueOf((f) => (p(f).instructions = "i".repeat(MAX_INSTRUCTION_CHARS + 1)))).toMatchObject({
+      path: ["projects", 0, "instructions"],
+    });
+    expect(
+      issueOf((f) => ((p(f).files[0]?.chunks[0] as { text: string }).text = "t".repeat(CHUNK_CHARS + 1))),
+    ).toMatchObject({
+      path: ["projects", 0, "files", 0, "chunks", 0, "text"],
+      message: `A passage of a project file has at most ${CHUNK_CHARS} characters.`,
+    });
+    expect(issueOf((f) => ((p(f).files[0] as { chunks: unknown[] }).chunks = []))).toMatchObject({
+      path: ["projects", 0, "files", 0, "chunks"],
+    });
+    expect(
+      issueOf((f) => {
+        const one = p(f).files[0];
+        p(f).files = Array.from({ length: MAX_FILES_PER_PROJECT + 1 }, (_, i) => ({
+          ...one,
+          localId: `pf${i}`,
+        })) as never;
+      }),
+    ).toMatchObject({
+      path: ["projects", 0, "files"],
+      message: `A project can hold at most ${MAX_FILES_PER_PROJECT} files.`,
+    });
+    expect(
+      issueOf((f) => {
+        f.projects = Array.from({ length: MAX_PROJECTS + 1 }, (_, i) => ({ ...p(f), localId: `p${i}` }));
+      }),
+    ).toMatchObject({ path: ["projects"], message: `An account can have at most ${MAX_PROJECTS} projects.` });
+    // A file's text in all: at most what an upload keeps.
+    const big = withProjects({});
+    p(big).files[0] = {
+      ...(p(big).files[0] as object),
+      chunks: Array.from({ length: Math.ceil(MAX_PROJECT_FILE_CHARS / CHUNK_CHARS) + 1 }, (_, i) => ({
+        position: i + 1,
+        text: "w".repeat(CHUNK_CHARS),
+      })),
+    } as never;
+    expect(checkConsistency(parse(big))).toEqual([
+      {
+        path: "projects.0.files.0.chunks",
+        message: `A project file holds at most ${MAX_PROJECT_FILE_CHARS} characters of text.`,
+      },
+    ]);
   });
 
   it("rewrites attachment references and keeps their size", () => {

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { MAX_FACT_CHARS } from "@/lib/api/memory-schemas";
+import { projectInstructionsSchema, projectNameSchema } from "@/lib/api/project-schemas";
 import { MAX_NAME_CHARS } from "@/lib/attachments/limits";
 import { ATTACHMENT_REF_PREFIX } from "@/lib/memory/attachments";
 import { MAX_INSTRUCTION_CHARS } from "@/lib/memory/instructions";
+import { CHUNK_CHARS } from "@/lib/projects/chunk";
+import { MAX_FILES_PER_PROJECT, MAX_PROJECT_FILE_CHARS, MAX_PROJECTS } from "@/lib/projects/limits";
 
 // The export file (docs/decisions/018-export-import.md): `recall-export`, version 1. Pure — no database, no
-// Next.js — so the format is unit-tested on its own. Ids inside a file are local ("c1", "m7", "a2", "f3"): the
+// Next.js — so the format is unit-tested on its own. Ids inside a file are local ("c1", "m7", "a2", "f3", "p1"): the
 // rows' real ids never leave the server, except an attachment's `sourceId`, which lets an import into the same
 // account copy a file it still has.
 
@@ -109,6 +112,11 @@ export const conversationSchema = z.object({
   activeLeafLocalId: localId.nullable(),
   /** The conversation's own system prompt (null or absent: none). */
   systemPrompt: instructionText.nullable().optional(),
+  /** The project it is in (null or absent: none); account exports only. */
+  projectLocalId: localId.nullable().optional(),
+  /** Pinned and archived (null or absent: not); account exports only. */
+  pinnedAt: date.nullable().optional(),
+  archivedAt: date.nullable().optional(),
   messages: z.array(messageSchema),
   attachments: z.array(attachmentSchema),
 });
@@ -127,10 +135,53 @@ export const factSchema = z.object({
   conversationLocalId: localId.nullable(),
   messageLocalId: localId.nullable(),
   supersededByLocalId: localId.nullable(),
+  /** The project it belongs to (null: global; absent: its conversation's project, as a fact learned there). */
+  projectLocalId: localId.nullable().optional(),
   createdAt: date,
   updatedAt: date,
 });
 export type ExportFact = z.infer<typeof factSchema>;
+
+/**
+ * Chunks a file may have: an upload packs passages of at most CHUNK_CHARS greedily, and a Markdown heading starts a
+ * new one only after 200 characters, so MAX_PROJECT_FILE_CHARS of text is never more than this many.
+ */
+const MAX_CHUNKS_PER_FILE = MAX_PROJECT_FILE_CHARS / 200;
+
+/** A project file as it is stored: its text, cut into the passages recall retrieves (position 1, 2, 3…). */
+export const projectFileSchema = z.object({
+  localId,
+  name: z.string().min(1).max(MAX_NAME_CHARS),
+  mime: z.string().min(1).max(200),
+  bytes: z.number().int().min(0),
+  createdAt: date,
+  chunks: z
+    .array(
+      z.object({
+        position: z.number().int().positive(),
+        text: z
+          .string()
+          .min(1)
+          .max(CHUNK_CHARS, `A passage of a project file has at most ${CHUNK_CHARS} characters.`),
+      }),
+    )
+    .min(1, "A project file has at least one passage.")
+    .max(MAX_CHUNKS_PER_FILE),
+});
+export type ExportProjectFile = z.infer<typeof projectFileSchema>;
+
+/** A project (account exports only): the limits of the projects API and of an upload hold here too. */
+export const projectSchema = z.object({
+  localId,
+  name: projectNameSchema,
+  instructions: projectInstructionsSchema,
+  createdAt: date,
+  updatedAt: date,
+  files: z
+    .array(projectFileSchema)
+    .max(MAX_FILES_PER_PROJECT, `A project can hold at most ${MAX_FILES_PER_PROJECT} files.`),
+});
+export type ExportProject = z.infer<typeof projectSchema>;
 
 export const exportSchema = z.object({
   format: z.literal(EXPORT_FORMAT, { message: `format must be "${EXPORT_FORMAT}"` }),
@@ -140,6 +191,11 @@ export const exportSchema = z.object({
   }),
   exportedAt: date,
   attachments: z.enum(["reference", "inline"]),
+  /** The account's projects (account exports only; absent in older files and single-conversation exports). */
+  projects: z
+    .array(projectSchema)
+    .max(MAX_PROJECTS, `An account can have at most ${MAX_PROJECTS} projects.`)
+    .optional(),
   conversations: z.array(conversationSchema).max(10_000),
   longTermMemory: z
     .object({
@@ -160,17 +216,48 @@ export interface FormatIssue {
 
 /**
  * What zod cannot say about a file: every local id points at something that exists in the file, the message tree
- * is a tree (a parent comes before its child, by seq), attachment references resolve, and facts name messages of
- * their conversation. Returns every problem found (empty: the file is consistent).
+ * is a tree (a parent comes before its child, by seq), attachment references resolve, facts name messages of
+ * their conversation, conversations and facts name projects of the file, and a project file's passages are in
+ * order and within an upload's text limit. Returns every problem found (empty: the file is consistent).
  */
 export function checkConsistency(file: ExportFile): FormatIssue[] {
   const issues: FormatIssue[] = [];
   const say = (path: (string | number)[], message: string) => issues.push({ path: path.join("."), message });
+  const projects = new Set<string>();
+  const projectFiles = new Set<string>();
+  file.projects?.forEach((p, pi) => {
+    const at = ["projects", pi];
+    if (projects.has(p.localId)) say([...at, "localId"], `duplicate project id ${p.localId}`);
+    projects.add(p.localId);
+    p.files.forEach((f, fi) => {
+      const where = [...at, "files", fi];
+      if (projectFiles.has(f.localId)) say([...where, "localId"], `duplicate project file id ${f.localId}`);
+      projectFiles.add(f.localId);
+      const misplaced = f.chunks.findIndex((c, ci) => c.position !== ci + 1);
+      if (misplaced !== -1) {
+        say(
+          [...where, "chunks", misplaced, "position"],
+          `must be ${misplaced + 1}: passages are numbered 1, 2, 3… in order`,
+        );
+      }
+      const chars = f.chunks.reduce((n, c) => n + c.text.length, 0);
+      if (chars > MAX_PROJECT_FILE_CHARS) {
+        say(
+          [...where, "chunks"],
+          `A project file holds at most ${MAX_PROJECT_FILE_CHARS} characters of text.`,
+        );
+      }
+    });
+  });
+  const projectRef = (path: (string | number)[], id: string | null | undefined) => {
+    if (id !== null && id !== undefined && !projects.has(id)) say(path, `no project ${id} here`);
+  };
   const conversations = new Map<string, ExportConversation>();
   file.conversations.forEach((c, ci) => {
     const at = ["conversations", ci];
     if (conversations.has(c.localId)) say([...at, "localId"], `duplicate conversation id ${c.localId}`);
     conversations.set(c.localId, c);
+    projectRef([...at, "projectLocalId"], c.projectLocalId);
     const bySeq = new Set<number>();
     const messages = new Map<string, ExportMessage>();
     c.messages.forEach((m, mi) => {
@@ -219,6 +306,7 @@ export function checkConsistency(file: ExportFile): FormatIssue[] {
   const facts = new Set(file.longTermMemory?.facts.map((f) => f.localId));
   file.longTermMemory?.facts.forEach((f, fi) => {
     const at = ["longTermMemory", "facts", fi];
+    projectRef([...at, "projectLocalId"], f.projectLocalId);
     const c = f.conversationLocalId === null ? null : conversations.get(f.conversationLocalId);
     if (f.conversationLocalId === null) {
       if (f.messageLocalId !== null)

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { ZodError } from "zod";
 import { processImage } from "@/lib/attachments/image";
 import { MAX_TEXT_BYTES } from "@/lib/attachments/limits";
-import { sniff } from "@/lib/attachments/sniff";
+import { sniff, textMimeFor } from "@/lib/attachments/sniff";
 import { attachmentStore } from "@/lib/attachments/store";
 import { ACCEPTED, cleanName } from "@/lib/attachments/upload";
 import { scheduleEmbeddings } from "@/lib/chat/embedding-job";
@@ -13,18 +13,22 @@ import type { Tx } from "@/lib/db/client";
 import { fillEmptyInstructions } from "@/lib/db/instructions";
 import {
   countImportsSinceForUser,
+  countProjectsForImport,
   deleteImportedSessionsForUser,
   IMPORT_TRANSACTION,
   insertImportedConversation,
   insertImportedFacts,
+  insertImportedProjects,
   listActiveFactsForImport,
   recordImport,
   supersedeFactsForUser,
 } from "@/lib/db/portability";
+import { insertProjectFile } from "@/lib/db/project-files";
 import { withTransaction } from "@/lib/db/transaction";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { validateMemorySettings } from "@/lib/memory";
+import { MAX_PROJECTS } from "@/lib/projects/limits";
 import { findUnstorable, unstorableMessage } from "@/lib/security/text";
 import {
   attachmentLocalIdOf,
@@ -63,6 +67,9 @@ export interface ImportResult {
     /** Attachments the file only named (exported without their files): kept as names, their images missing. */
     attachmentsMissing: number;
     facts: number;
+    projects: number;
+    /** Files of those projects (their passages indexed as an upload's). */
+    projectFiles: number;
   };
 }
 
@@ -261,15 +268,19 @@ async function writeConversation(
     userId,
     conversation: c,
     prepared,
+    projects,
     now,
   }: {
     userId: string;
     conversation: ExportConversation;
     prepared: Map<ExportAttachment, PreparedAttachment | null>;
+    /** The file's project local ids → the projects this import created. */
+    projects: Map<string, string>;
     now: Date;
   },
 ) {
   const sessionId = newId();
+  const projectId = c.projectLocalId ? (projects.get(c.projectLocalId) ?? null) : null;
   const messageIds = new Map(c.messages.map((m) => [m.localId, newId()]));
   const attachmentIds = new Map(
     c.attachments.map((a, i) => {
@@ -301,6 +312,9 @@ async function writeConversation(
         activeLeafSeq: c.messages.find((m) => m.localId === c.activeLeafLocalId)?.seq ?? 0,
         systemPrompt: c.systemPrompt || null,
         importedAt: now,
+        projectId,
+        pinnedAt: c.pinnedAt ? new Date(c.pinnedAt) : null,
+        archivedAt: c.archivedAt ? new Date(c.archivedAt) : null,
       },
       messages: c.messages.map((m) => ({
         id: messageIds.get(m.localId) as string,
@@ -326,7 +340,69 @@ async function writeConversation(
     },
     { tx },
   );
-  return { sessionId, messageIds, files: files.length, missing: c.attachments.length - files.length };
+  return {
+    sessionId,
+    messageIds,
+    projectId,
+    files: files.length,
+    missing: c.attachments.length - files.length,
+  };
+}
+
+/**
+ * The file's projects as new projects of the user (new ids; name, instructions and times kept) with their files,
+ * each written and indexed by insertProjectFile exactly as an upload writes it — the passages as the file holds
+ * them, the name cleaned and the type named as an upload would. Refused whole when the user would have more than
+ * MAX_PROJECTS. Returns the file's local ids → the new projects.
+ */
+async function writeProjects(
+  tx: Tx,
+  { userId, file }: { userId: string; file: ExportFile },
+): Promise<{ ids: Map<string, string>; files: number }> {
+  const projects = file.projects ?? [];
+  const ids = new Map(projects.map((p) => [p.localId, newId()]));
+  if (projects.length === 0) return { ids, files: 0 };
+  const have = await countProjectsForImport({ userId }, { tx });
+  if (have + projects.length > MAX_PROJECTS) {
+    throw new AppError(
+      "validation_failed",
+      `This file has ${projects.length} projects and you have ${have}; an account can have at most ${MAX_PROJECTS}.`,
+      { details: [{ path: "projects", message: `at most ${MAX_PROJECTS - have} more projects fit` }] },
+    );
+  }
+  await insertImportedProjects(
+    {
+      userId,
+      projects: projects.map((p) => ({
+        id: ids.get(p.localId) as string,
+        name: p.name,
+        instructions: p.instructions,
+        createdAt: new Date(p.createdAt),
+        updatedAt: new Date(p.updatedAt),
+      })),
+    },
+    { tx },
+  );
+  let files = 0;
+  for (const p of projects) {
+    for (const f of p.files) {
+      const name = cleanName(f.name, null);
+      await insertProjectFile(
+        {
+          userId,
+          projectId: ids.get(p.localId) as string,
+          name,
+          mime: f.mime === "application/pdf" ? f.mime : textMimeFor(name),
+          bytes: f.bytes,
+          chunks: f.chunks.map((c) => c.text),
+          createdAt: new Date(f.createdAt),
+        },
+        { tx },
+      );
+      files += 1;
+    }
+  }
+  return { ids, files };
 }
 
 /** Facts with their sources and links remapped. An imported fact the user already knows (same text or subject) is
@@ -337,40 +413,47 @@ async function writeFacts(
     userId,
     file,
     written,
+    projects,
   }: {
     userId: string;
     file: ExportFile;
-    written: Map<string, { sessionId: string; messageIds: Map<string, string> }>;
+    written: Map<string, { sessionId: string; messageIds: Map<string, string>; projectId: string | null }>;
+    projects: Map<string, string>;
   },
 ): Promise<number> {
   const facts = file.longTermMemory?.facts ?? [];
   if (facts.length === 0) return 0;
   const ids = new Map(facts.map((f) => [f.localId, newId()]));
   const current = await listActiveFactsForImport({ userId }, { tx });
-  await insertImportedFacts(
-    {
-      userId,
-      facts: facts.map((f) => {
-        const source = f.conversationLocalId === null ? undefined : written.get(f.conversationLocalId);
-        return {
-          id: ids.get(f.localId) as string,
-          text: f.text,
-          subject: f.subject,
-          sourceSessionId: source?.sessionId ?? null,
-          sourceMessageId: (f.messageLocalId !== null && source?.messageIds.get(f.messageLocalId)) || null,
-          createdAt: new Date(f.createdAt),
-          updatedAt: new Date(f.updatedAt),
-        };
-      }),
-    },
-    { tx },
-  );
+  const rows = facts.map((f) => {
+    const source = f.conversationLocalId === null ? undefined : written.get(f.conversationLocalId);
+    return {
+      id: ids.get(f.localId) as string,
+      text: f.text,
+      subject: f.subject,
+      sourceSessionId: source?.sessionId ?? null,
+      sourceMessageId: (f.messageLocalId !== null && source?.messageIds.get(f.messageLocalId)) || null,
+      // Absent (older files): the project of the conversation it was learned in, as when it was stored.
+      projectId:
+        f.projectLocalId === undefined
+          ? (source?.projectId ?? null)
+          : f.projectLocalId === null
+            ? null
+            : (projects.get(f.projectLocalId) ?? null),
+      createdAt: new Date(f.createdAt),
+      updatedAt: new Date(f.updatedAt),
+    };
+  });
+  await insertImportedFacts({ userId, facts: rows }, { tx });
   const replacedBy = new Map<string, string[]>();
-  for (const f of facts) {
+  for (const [i, f] of facts.entries()) {
+    // The account's facts are global or in projects other than the new ones: only a global fact meets them.
     const by =
       f.supersededByLocalId !== null
         ? ids.get(f.supersededByLocalId)
-        : current.find((k) => k.text === f.text || (f.subject !== null && k.subject === f.subject))?.id;
+        : rows[i]?.projectId === null
+          ? current.find((k) => k.text === f.text || (f.subject !== null && k.subject === f.subject))?.id
+          : undefined;
     if (by) replacedBy.set(by, [...(replacedBy.get(by) ?? []), ids.get(f.localId) as string]);
   }
   for (const [by, replaced] of replacedBy) {
@@ -395,7 +478,8 @@ async function assertImportAllowed(userId: string) {
 /**
  * Imports an export file (its bytes, already bounded by MAX_IMPORT_BYTES) into new conversations of `userId`: new
  * ids, parent links and the active leaf remapped, seqs kept, memory rebuilt from the history on the next turn
- * (no snapshot is imported), facts with their sources remapped. One audit entry with counts.
+ * (no snapshot is imported), facts with their sources remapped, the file's projects (with their indexed files)
+ * created new, conversations and facts placed in them. One audit entry with counts.
  */
 export async function importExportFile({
   userId,
@@ -411,12 +495,16 @@ export async function importExportFile({
   const messages = file.conversations.reduce((n, c) => n + c.messages.length, 0);
 
   const result = await withTransaction(async (tx) => {
-    const written = new Map<string, { sessionId: string; messageIds: Map<string, string> }>();
+    const projects = await writeProjects(tx, { userId, file });
+    const written = new Map<
+      string,
+      { sessionId: string; messageIds: Map<string, string>; projectId: string | null }
+    >();
     const conversations: ImportedConversation[] = [];
     let files = 0;
     let missing = 0;
     for (const conversation of file.conversations) {
-      const w = await writeConversation(tx, { userId, conversation, prepared, now });
+      const w = await writeConversation(tx, { userId, conversation, prepared, projects: projects.ids, now });
       written.set(conversation.localId, w);
       conversations.push({
         id: w.sessionId,
@@ -426,7 +514,7 @@ export async function importExportFile({
       files += w.files;
       missing += w.missing;
     }
-    const facts = await writeFacts(tx, { userId, file, written });
+    const facts = await writeFacts(tx, { userId, file, written, projects: projects.ids });
     if (file.instructions) await fillEmptyInstructions({ userId, instructions: file.instructions }, { tx });
     const counts = {
       conversations: conversations.length,
@@ -434,6 +522,8 @@ export async function importExportFile({
       attachments: files,
       attachmentsMissing: missing,
       facts,
+      projects: projects.ids.size,
+      projectFiles: projects.files,
     };
     await recordImport({ userId, counts }, { tx });
     return { conversations, counts };

@@ -7,6 +7,9 @@ import {
   getSessionForExport,
   listAttachmentsForExport,
   listMessagesPageForExport,
+  listProjectFileChunksForExport,
+  listProjectFilesForExport,
+  listProjectsForExport,
   listSessionIdsForExport,
 } from "@/lib/db/portability";
 import { AppError } from "@/lib/errors";
@@ -21,6 +24,8 @@ import {
   type ExportFile,
   type ExportMessage,
   type ExportParts,
+  type ExportProject,
+  type ExportProjectFile,
   withAttachmentId,
 } from "./format";
 import { activePath } from "./tree";
@@ -94,7 +99,8 @@ function exportParts(parts: unknown, localOf: (id: string) => string): ExportPar
 
 /**
  * One conversation of `userId` in the export format, or null when it is not theirs. `branches: "path"` keeps the
- * active branch only. Local ids: messages `m<seq>`, attachments `a<n>` in message order.
+ * active branch only. Local ids: messages `m<seq>`, attachments `a<n>` in message order. With `projectLocalIdOf`
+ * (an account export) it carries its place in the account: its project, pinned and archived.
  */
 async function readConversation({
   userId,
@@ -102,12 +108,14 @@ async function readConversation({
   localId,
   branches,
   attachments: mode,
+  projectLocalIdOf,
 }: {
   userId: string;
   sessionId: string;
   localId: string;
   branches: Branches;
   attachments: AttachmentMode;
+  projectLocalIdOf?: (projectId: string) => string | null;
 }): Promise<{ conversation: ExportConversation; seqById: Map<string, number> } | null> {
   const session = await getSessionForExport({ sessionId, userId });
   if (!session) return null;
@@ -190,6 +198,13 @@ async function readConversation({
     branches,
     activeLeafLocalId: leaf ?? messages.at(-1)?.localId ?? null,
     systemPrompt: session.systemPrompt,
+    ...(projectLocalIdOf
+      ? {
+          projectLocalId: session.projectId === null ? null : projectLocalIdOf(session.projectId),
+          pinnedAt: session.pinnedAt?.toISOString() ?? null,
+          archivedAt: session.archivedAt?.toISOString() ?? null,
+        }
+      : {}),
     messages,
     attachments,
   };
@@ -223,9 +238,10 @@ export async function exportConversationForUser({
 }
 
 /**
- * Everything the user owns as one export file, streamed: every conversation with all its branches (oldest first,
- * one read at a time), then the long-term memory switch and facts. Facts whose source was not exported (a
- * conversation started meanwhile) are left out, and a link to a fact left out is cut.
+ * Everything the user owns as one export file, streamed: their projects with their files' passages (one file read
+ * at a time), every conversation with all its branches (oldest first, one read at a time), then the long-term
+ * memory switch and facts. Facts whose source was not exported (a conversation started meanwhile) are left out,
+ * and a link to a fact left out is cut; a conversation or fact in a project made meanwhile is exported outside it.
  */
 export function exportAccountStream({
   userId,
@@ -264,27 +280,85 @@ async function* accountChunks({
   attachments: AttachmentMode;
 }): AsyncGenerator<string, void, undefined> {
   const head = JSON.stringify(fileHead(attachments, new Date()));
-  yield `${head.slice(0, -1)},"conversations":[`;
+  yield `${head.slice(0, -1)},"projects":[`;
+  const projects = new Map<string, string>();
+  yield* projectChunks({ userId, projects });
+  yield `],"conversations":[`;
+  const projectLocalIdOf = (id: string) => projects.get(id) ?? null;
   const sessionIds = await listSessionIdsForExport({ userId });
   const exported = new Map<string, { localId: string; seqById: Map<string, number> }>();
   for (const id of sessionIds) {
     const localId = `c${exported.size + 1}`;
-    const read = await readConversation({ userId, sessionId: id, localId, branches: "tree", attachments });
+    const read = await readConversation({
+      userId,
+      sessionId: id,
+      localId,
+      branches: "tree",
+      attachments,
+      projectLocalIdOf,
+    });
     if (!read) continue; // deleted meanwhile
     yield `${exported.size > 0 ? "," : ""}${JSON.stringify(read.conversation)}`;
     exported.set(id, { localId, seqById: read.seqById });
   }
-  const memory = await readLongTermMemory({ userId, exported });
+  const memory = await readLongTermMemory({ userId, exported, projectLocalIdOf });
   const instructions = await getUserInstructions({ userId });
   yield `],"longTermMemory":${JSON.stringify(memory)},"instructions":${JSON.stringify(instructions)}}`;
+}
+
+/**
+ * The user's projects as JSON text, each opened, then its files one at a time (a file's passages are read whole:
+ * at most MAX_PROJECT_FILE_CHARS of text), then closed. Fills `projects` (id → local id `p<n>`); files are `pf<n>`.
+ */
+async function* projectChunks({
+  userId,
+  projects,
+}: {
+  userId: string;
+  projects: Map<string, string>;
+}): AsyncGenerator<string, void, undefined> {
+  let files = 0;
+  for (const p of await listProjectsForExport({ userId })) {
+    const localId = `p${projects.size + 1}`;
+    const project: ExportProject = {
+      localId,
+      name: p.name,
+      instructions: p.instructions,
+      createdAt: p.createdAt.toISOString(),
+      updatedAt: p.updatedAt.toISOString(),
+      files: [],
+    };
+    // `files` is the last key: the text ends with `[]}`, opened here and closed after the files.
+    yield `${projects.size > 0 ? "," : ""}${JSON.stringify(project).slice(0, -2)}`;
+    projects.set(p.id, localId);
+    let first = true;
+    for (const f of await listProjectFilesForExport({ userId, projectId: p.id })) {
+      const chunks = await listProjectFileChunksForExport({ userId, fileId: f.id });
+      if (chunks.length === 0) continue; // deleted meanwhile
+      files += 1;
+      const file: ExportProjectFile = {
+        localId: `pf${files}`,
+        name: f.name,
+        mime: f.mime,
+        bytes: f.bytes,
+        createdAt: f.createdAt.toISOString(),
+        chunks,
+      };
+      yield `${first ? "" : ","}${JSON.stringify(file)}`;
+      first = false;
+    }
+    yield "]}";
+  }
 }
 
 async function readLongTermMemory({
   userId,
   exported,
+  projectLocalIdOf,
 }: {
   userId: string;
   exported: Map<string, { localId: string; seqById: Map<string, number> }>;
+  projectLocalIdOf: (projectId: string) => string | null;
 }): Promise<NonNullable<ExportFile["longTermMemory"]>> {
   const { enabled, facts: rows } = await getLongTermMemoryForExport({ userId });
   type Kept = { f: (typeof rows)[number]; conversationLocalId: string | null; seq: number | null };
@@ -304,6 +378,7 @@ async function readLongTermMemory({
     conversationLocalId,
     messageLocalId: seq === null ? null : `m${seq}`,
     supersededByLocalId: f.supersededById === null ? null : (localIds.get(f.supersededById) ?? null),
+    projectLocalId: f.projectId === null ? null : projectLocalIdOf(f.projectId),
     createdAt: f.createdAt.toISOString(),
     updatedAt: f.updatedAt.toISOString(),
   }));

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { readBodyBytes } from "@/lib/http";
 import { chunkText, textKindOf } from "./chunk";
 import { extractPdfText } from "./extract";
+import { MAX_PROJECT_FILE_CHARS } from "./limits";
 
 // POST /api/projects/:id/files (docs/decisions/037-project-files.md): one file in the multipart field `file`, its
 // type judged by its bytes (a PDF by its signature, else UTF-8 text), its text cut into chunks and stored with the
@@ -15,9 +16,6 @@ import { extractPdfText } from "./extract";
 
 const ACCEPTED_PROJECT_FILES =
   "Add a text file (plain text, Markdown, CSV, JSON or source code) or a PDF with a text layer.";
-
-/** Most text one file may hold once extracted (about 500 passages). */
-const MAX_PROJECT_FILE_CHARS = 2_000_000;
 
 const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
