@@ -75,13 +75,13 @@ export async function listAttachmentsForExport(
   });
 }
 
-/** The ids of every conversation of the user, oldest first. */
+/** The ids of every conversation of the user, oldest first; temporary chats are never exported. */
 export async function listSessionIdsForExport(
   { userId }: { userId: string },
   { tx = db }: TxOption = {},
 ): Promise<string[]> {
   const rows = await tx.chatSession.findMany({
-    where: { userId },
+    where: { userId, temporary: false },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true },
   });

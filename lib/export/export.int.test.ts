@@ -400,6 +400,23 @@ describe("export and import", () => {
     expect(listed.get(copy)?.title).toBe(listed.get(sessionId)?.title);
   });
 
+  it("leaves temporary chats out of an account export", async () => {
+    const a = await app();
+    const alice = await createUser(a.db);
+    const { sessionId } = await buildConversation(a, alice.id);
+    const temporary = await a.db.chatSession.create({
+      data: { userId: alice.id, title: "Just between us", temporary: true, lastSeq: 1 },
+    });
+    await a.db.chatMessage.create({
+      data: { sessionId: temporary.id, seq: 1, role: "user", text: "a temporary question" },
+    });
+    const file = await a.exportAccount(alice.id);
+    expect(file.conversations.map((c) => c.title)).toEqual([
+      (await a.db.chatSession.findUniqueOrThrow({ where: { id: sessionId } })).title,
+    ]);
+    expect(JSON.stringify(file)).not.toContain("a temporary question");
+  });
+
   it("exports the active branch as Markdown and JSON; someone else's conversation is a 404", async () => {
     const a = await app();
     const alice = await createUser(a.db);
