@@ -115,6 +115,8 @@ test("projects group conversations: new chat in one, move in and out, pin, archi
   // Pin, by keyboard: the older conversation comes first, marked; unpinning puts it back.
   await expect(outside.getByTestId("session-row").first()).toHaveAttribute("data-session-id", tides);
   const kumquatMenu = rowOf(outside, kumquat).getByTestId("session-menu");
+  // As a keyboard user gets there: the row's actions show once focus is inside the row (its link), not before.
+  await rowOf(outside, kumquat).getByTestId("session-link").focus();
   await kumquatMenu.focus();
   await page.keyboard.press("Enter");
   await expect(rowOf(outside, kumquat).getByTestId("menu-pin")).toBeFocused();

@@ -3,14 +3,15 @@
 import { useId, useState } from "react";
 import type { MemoryUsed } from "@/lib/context/memory-used";
 import { useFormat, useT } from "@/lib/i18n/client";
-import { describeMemoryUsed, describeSummaryUsed } from "./memory-words";
+import { describeFileUsed, describeMemoryUsed, describeSummaryUsed } from "./memory-words";
 
 const LINK = "underline underline-offset-2 hover:text-zinc-900";
 const messageHref = (sessionId: string, messageId: string) => `/c/${sessionId}?message=${messageId}`;
 
 /**
- * The line under an answer naming what it used beyond its window — earlier messages recalled, long-term memories,
- * a summary — which opens to the items, each linking to the message it came from.
+ * The line under an answer naming what it used beyond its window — earlier messages and project file passages
+ * recalled, long-term memories, a summary — which opens to the items, each message linking to where it came from
+ * (a passage names its file and part: the file itself is not kept to link to).
  */
 export function MemoryUsedLine({ used, sessionId }: { used: MemoryUsed; sessionId: string }) {
   const t = useT("chatMemory");
@@ -47,6 +48,18 @@ export function MemoryUsedLine({ used, sessionId }: { used: MemoryUsed; sessionI
               {r.preview && (
                 <span className="block text-zinc-800 [overflow-wrap:anywhere]" title={r.preview}>
                   {r.preview}
+                </span>
+              )}
+            </li>
+          ))}
+          {used.files.map((f) => (
+            <li key={f.chunkId} data-testid="memory-used-item" data-kind="file" data-file-id={f.fileId}>
+              <span className="[overflow-wrap:anywhere]" data-testid="memory-used-file">
+                {describeFileUsed(t, f)}
+              </span>
+              {f.preview && (
+                <span className="block text-zinc-800 [overflow-wrap:anywhere]" title={f.preview}>
+                  {f.preview}
                 </span>
               )}
             </li>

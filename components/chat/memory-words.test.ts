@@ -106,33 +106,53 @@ describe("describeMemoryUsed", () => {
     preview: "p",
   });
   const fact = (id: string) => ({ id, sessionId: "s", messageId: "m" });
+  const file = (chunkId: number) => ({
+    fileId: "file1",
+    fileName: "handbook.md",
+    chunkId,
+    position: chunkId,
+    chunkCount: 12,
+    preview: "p",
+  });
   const used = {
     recalled: [recalled("a"), recalled("b"), recalled("c")],
+    files: [file(3), file(4)],
     facts: [fact("f1"), fact("f2")],
     summary: { fromSeq: 1, throughSeq: 40, messages: 40 },
   };
 
   it("lists what the answer used beyond its window, in English and in Chinese", () => {
     expect(words.describeMemoryUsed(en, used)).toBe(
-      "Used 3 earlier messages · 2 memories · summary of #1–#40",
+      "Used 3 earlier messages · 2 file passages · 2 memories · summary of #1–#40",
     );
-    expect(words.describeMemoryUsed(zh, used)).toBe("用到了 3 条较早的消息 · 2 条记忆 · #1–#40 的摘要");
+    expect(words.describeMemoryUsed(zh, used)).toBe(
+      "用到了 3 条较早的消息 · 2 个文件段落 · 2 条记忆 · #1–#40 的摘要",
+    );
   });
 
   it("names only what was used, in the singular for one", () => {
-    expect(words.describeMemoryUsed(en, { recalled: [recalled("a")], facts: [], summary: null })).toBe(
-      "Used 1 earlier message",
-    );
-    expect(words.describeMemoryUsed(en, { recalled: [], facts: [fact("f")], summary: null })).toBe(
+    expect(
+      words.describeMemoryUsed(en, { recalled: [recalled("a")], files: [], facts: [], summary: null }),
+    ).toBe("Used 1 earlier message");
+    expect(words.describeMemoryUsed(en, { recalled: [], files: [], facts: [fact("f")], summary: null })).toBe(
       "Used 1 memory",
     );
     expect(
       words.describeMemoryUsed(en, {
         recalled: [],
+        files: [],
         facts: [],
         summary: { fromSeq: 3, throughSeq: 3, messages: 1 },
       }),
     ).toBe("Used summary of #3");
+  });
+
+  it("names one file passage, and a passage by its file and part", () => {
+    expect(words.describeMemoryUsed(en, { recalled: [], files: [file(3)], facts: [], summary: null })).toBe(
+      "Used 1 file passage",
+    );
+    expect(words.describeFileUsed(en, file(3))).toBe("handbook.md · part 3 of 12");
+    expect(words.describeFileUsed(zh, file(3))).toBe("handbook.md · 第 3 段（共 12 段）");
   });
 
   it("describes the summary item with its message count", () => {

@@ -75,12 +75,14 @@ export function describeSummary(
 const seqRange = ({ fromSeq, throughSeq }: { fromSeq: number; throughSeq: number }) =>
   fromSeq === throughSeq ? `#${fromSeq}` : `#${fromSeq}–#${throughSeq}`;
 
-/** The line under an answer: "Used 3 earlier messages · 2 memories · summary of #1–#40". */
+/** The line under an answer: "Used 3 earlier messages · 2 file passages · 2 memories · summary of #1–#40". */
 export function describeMemoryUsed(t: T, used: MemoryUsed): string {
   const parts: string[] = [];
   const recalled = used.recalled.length;
+  const files = used.files.length;
   const facts = used.facts.length;
   if (recalled > 0) parts.push(t("used.recalled", { n: recalled, count: formatCount(recalled) }));
+  if (files > 0) parts.push(t("used.files", { n: files, count: formatCount(files) }));
   if (facts > 0) parts.push(t("used.facts", { n: facts, count: formatCount(facts) }));
   if (used.summary) parts.push(t("used.summary", { range: seqRange(used.summary) }));
   return t("used.line", { list: parts.join(" · ") });
@@ -89,3 +91,7 @@ export function describeMemoryUsed(t: T, used: MemoryUsed): string {
 /** "Summary of #1–#40 (40 messages)": the summary item of the expanded line. */
 export const describeSummaryUsed = (t: T, summary: NonNullable<MemoryUsed["summary"]>) =>
   t("used.summaryItem", { range: seqRange(summary), messages: messages(t, summary.messages) });
+
+/** "handbook.md · part 3 of 12": a recalled file passage of the expanded line. */
+export const describeFileUsed = (t: T, file: MemoryUsed["files"][number]) =>
+  t("used.fileItem", { file: file.fileName, position: file.position, count: file.chunkCount });

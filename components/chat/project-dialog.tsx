@@ -6,21 +6,25 @@ import { Field } from "@/components/ui/field";
 import { sendJson } from "@/lib/client/api";
 import type { ProjectView } from "@/lib/client/types";
 import { useErrorText, useT } from "@/lib/i18n/client";
+import { ProjectFiles } from "./project-files";
 
 /** The most characters of a project's instructions (MAX_INSTRUCTION_CHARS on the server). */
 const MAX_INSTRUCTIONS = 4000;
 
 /**
  * Creates a project (`project` "new") or edits one: its name and instructions (POST /api/projects,
- * PATCH /api/projects/:id). Editing also offers to delete it. A modal on the native <dialog>; Escape cancels.
+ * PATCH /api/projects/:id). Editing also lists its files (add, delete) and offers to delete it. A modal on the
+ * native <dialog>; Escape cancels.
  */
 export function ProjectDialog({
   project,
+  fileMaxBytes,
   onSaved,
   onDelete,
   onClose,
 }: {
   project: ProjectView | "new";
+  fileMaxBytes: number;
   onSaved: (project: ProjectView, created: boolean) => void;
   onDelete: (project: ProjectView) => void;
   onClose: () => void;
@@ -68,6 +72,8 @@ export function ProjectDialog({
     <dialog
       ref={ref}
       onCancel={(e) => {
+        // React passes the cancel of a dialog opened inside this one (a file's delete confirmation) up to here.
+        if (e.target !== e.currentTarget) return;
         e.preventDefault();
         onClose();
       }}
@@ -111,8 +117,8 @@ export function ProjectDialog({
         <p id={`${id}-instructions-hint`} className="text-xs text-zinc-600">
           {t("projects.instructionsHint")}
         </p>
-        {/* Project files (issue 24 item 2) belong here, between the instructions and the buttons: the list and
-            the upload of /api/projects/:id/files, for an existing project only. */}
+        {/* Saved at once, apart from the name and instructions: Cancel does not undo an upload or a deletion. */}
+        {editing && <ProjectFiles projectId={editing.id} maxBytes={fileMaxBytes} />}
         {error && (
           <p
             role="alert"

@@ -23,7 +23,14 @@ import { setProjectOpen } from "./use-open-projects";
 import { useSessionActions } from "./use-session-actions";
 import { useProjects } from "./use-sessions";
 
-export function Sidebar({ user }: { user: { name: string; email: string; role: "USER" | "ADMIN" } }) {
+export function Sidebar({
+  user,
+  projectFileMaxBytes,
+}: {
+  user: { name: string; email: string; role: "USER" | "ADMIN" };
+  /** The largest project file the server takes (PROJECT_FILE_MAX_BYTES). */
+  projectFileMaxBytes: number;
+}) {
   const t = useT("sidebar");
   const errorText = useErrorText();
   const pathname = usePathname();
@@ -221,6 +228,7 @@ export function Sidebar({ user }: { user: { name: string; email: string; role: "
         {projectDialog && (
           <ProjectDialog
             project={projectDialog}
+            fileMaxBytes={projectFileMaxBytes}
             onClose={() => setProjectDialog(null)}
             onSaved={(saved, created) => {
               setProjectDialog(null);

@@ -81,6 +81,7 @@ describe(`memory used (${databaseKind(env.DATABASE_URL)})`, () => {
           preview: "question 1",
         },
       ],
+      files: [],
       facts: [],
       summary: null,
     });

@@ -2,6 +2,8 @@
 // read — the server's own `{ error: { code, message } }`, or a plain sentence when the server could not be reached
 // (never the browser's "Failed to fetch"). SWR fetchers and mutations both go through `request`.
 
+import type { ProjectFileView } from "./types";
+
 const UNREACHABLE = "Can't reach Recall. Check your connection and try again.";
 
 export class RequestError extends Error {
@@ -308,3 +310,29 @@ export async function getSessionFactCount(sessionId: string): Promise<number> {
   );
   return body.session.factCount;
 }
+
+const projectFilesUrl = (projectId: string) => `/api/projects/${encodeURIComponent(projectId)}/files`;
+
+/** A project's files, newest first; throws a RequestError. */
+export const listProjectFiles = async (projectId: string) =>
+  (await getJson<{ files: ProjectFileView[] }>(projectFilesUrl(projectId))).files;
+
+/** Uploads one file to a project (cut and indexed by the server); progress 0…1 while its bytes are sent. */
+export async function uploadProjectFile(
+  projectId: string,
+  file: File,
+  onProgress?: (fraction: number) => void,
+): Promise<ProjectFileView> {
+  const form = new FormData();
+  form.append("file", file);
+  return (await upload<{ file: ProjectFileView }>(projectFilesUrl(projectId), form, { onProgress })).file;
+}
+
+/** Deletes a project's file with its parts; its receipt counts them. */
+export const deleteProjectFile = async (projectId: string, fileId: string) =>
+  (
+    await sendJson<{ receipt: { fileId: string; deleted: Record<string, number> } }>(
+      `${projectFilesUrl(projectId)}/${encodeURIComponent(fileId)}`,
+      "DELETE",
+    )
+  ).receipt;

@@ -128,6 +128,7 @@ describe("a question's turn", () => {
           preview: "my cat is Miso",
         },
       ],
+      files: [],
       facts: [],
       summary: null,
     };
@@ -452,7 +453,12 @@ describe("actionOfEvent", () => {
       key: S,
       status: "interrupted",
     });
-    const memoryUsed = { recalled: [], facts: [{ id: "f", sessionId: S, messageId: "m" }], summary: null };
+    const memoryUsed = {
+      recalled: [],
+      files: [],
+      facts: [{ id: "f", sessionId: S, messageId: "m" }],
+      summary: null,
+    };
     expect(
       actionOfEvent(
         S,

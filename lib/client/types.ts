@@ -97,6 +97,17 @@ export interface ProjectView {
   updatedAt: string;
 }
 
+/** GET /api/projects/:id/files: one file of a project (only its text is kept, cut into `chunkCount` parts). */
+export interface ProjectFileView {
+  id: string;
+  projectId: string;
+  name: string;
+  mime: string;
+  bytes: number;
+  chunkCount: number;
+  createdAt: string;
+}
+
 export interface ModelInfo {
   model: string;
   offline: boolean;

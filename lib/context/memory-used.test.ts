@@ -72,6 +72,7 @@ describe("memoryUsedOf", () => {
     });
     expect(memoryUsedOf(built.entries)).toEqual({
       recalled: [],
+      files: [],
       facts: [
         { id: "f1", sessionId: "s0", messageId: "m3" },
         { id: "f2", sessionId: "s1", messageId: "m7" },
@@ -155,6 +156,69 @@ describe("memoryUsedOf", () => {
         preview: "My cat is called Miso.",
       },
     ]);
+  });
+
+  it("reads the file passages from a context with a recall section as the builder records it", () => {
+    const passage = (chunkId: number, position: number, text: string) => ({
+      chunkId,
+      fileId: "file1",
+      fileName: "handbook.md",
+      position,
+      chunkCount: 12,
+      text,
+      score: 0.7,
+    });
+    const built = contextFor({
+      memory: [{ role: "user", text: "and?", seq: 89 }],
+      question: { role: "user", text: "what is the badge code?", seq: 90 },
+      recall: {
+        sessionId: "s1",
+        maxTokens: 2000,
+        candidates: [],
+        passages: [passage(31, 3, "The badge code is walnut-4417."), passage(40, 12, "Badges are blue.")],
+      },
+    });
+    const used = memoryUsedOf(built.entries);
+    expect(used?.recalled).toEqual([]);
+    expect(used?.files).toEqual([
+      {
+        fileId: "file1",
+        fileName: "handbook.md",
+        chunkId: 31,
+        position: 3,
+        chunkCount: 12,
+        preview: "The badge code is walnut-4417.",
+      },
+      {
+        fileId: "file1",
+        fileName: "handbook.md",
+        chunkId: 40,
+        position: 12,
+        chunkCount: 12,
+        preview: "Badges are blue.",
+      },
+    ]);
+  });
+
+  it("lists a passage once, and skips file entries without their file", () => {
+    const file = (over: Record<string, unknown> = {}) => ({
+      source: "file",
+      role: "system",
+      fileId: "f",
+      fileName: "a.md",
+      chunkId: 7,
+      position: 2,
+      chunkCount: 4,
+      score: 1,
+      tokens: 5,
+      preview: "x",
+      ...over,
+    });
+    expect(memoryUsedOf([file(), file()])?.files).toHaveLength(1);
+    expect(
+      memoryUsedOf([file({ fileName: "" }), file({ chunkId: "7" }), file({ position: null })]),
+    ).toBeNull();
+    expect(memoryUsedOf([file({ chunkCount: undefined })])?.files[0]?.chunkCount).toBe(2);
   });
 
   it("counts a message recalled twice once", () => {

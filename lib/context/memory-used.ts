@@ -1,5 +1,5 @@
 // What an answer used beyond the window of recent messages, read from its turn's recorded context: the earlier
-// messages recalled, the long-term memories, and the summary. Small enough to send with every answer (the `done`
+// messages recalled, the project file passages recalled, the long-term memories, and the summary. Small enough to send with every answer (the `done`
 // event, each answer of a page), so the line under an answer needs no request of its own. Pure: it reads the
 // stored JSON defensively, since records written before a field existed lack it.
 
@@ -15,6 +15,16 @@ export interface RecalledUse {
   preview: string;
 }
 
+/** A passage of a project file the turn recalled: which file, and where in it (`position` of `chunkCount`). */
+export interface FileUse {
+  fileId: string;
+  fileName: string;
+  chunkId: number;
+  position: number;
+  chunkCount: number;
+  preview: string;
+}
+
 /** A long-term memory the turn was sent, and the message it was learned from. */
 export interface FactUse {
   id: string;
@@ -24,6 +34,7 @@ export interface FactUse {
 
 export interface MemoryUsed {
   recalled: RecalledUse[];
+  files: FileUse[];
   facts: FactUse[];
   /** The history range the summaries sent stand for (over all of them). */
   summary: { fromSeq: number; throughSeq: number; messages: number } | null;
@@ -50,6 +61,19 @@ function recalledOf(entry: Row): RecalledUse | null {
   };
 }
 
+function fileOf(entry: Row): FileUse | null {
+  const { fileId, fileName, chunkId, position, chunkCount, preview } = entry;
+  if (!isText(fileId) || !isText(fileName) || !isNumber(chunkId) || !isNumber(position)) return null;
+  return {
+    fileId,
+    fileName,
+    chunkId,
+    position,
+    chunkCount: isNumber(chunkCount) ? chunkCount : position,
+    preview: typeof preview === "string" ? preview : "",
+  };
+}
+
 function factsOf(entry: Row): FactUse[] {
   if (!Array.isArray(entry.facts)) return [];
   return entry.facts.flatMap((fact: unknown) =>
@@ -61,13 +85,15 @@ function factsOf(entry: Row): FactUse[] {
 
 /**
  * The memory an answer used beyond its window, from its turn's context entries; null when it used only the window
- * (or the record is not a list). Recalled messages keep the order they were sent in, each once; several summaries
- * are reported as the one range they cover together.
+ * (or the record is not a list). Recalled messages and file passages keep the order they were sent in, each once;
+ * several summaries are reported as the one range they cover together.
  */
 export function memoryUsedOf(entries: unknown): MemoryUsed | null {
   if (!Array.isArray(entries)) return null;
   const recalled: RecalledUse[] = [];
   const seen = new Set<string>();
+  const files: FileUse[] = [];
+  const seenChunks = new Set<number>();
   const facts: FactUse[] = [];
   let summary: MemoryUsed["summary"] = null;
   for (const entry of entries) {
@@ -77,6 +103,12 @@ export function memoryUsedOf(entries: unknown): MemoryUsed | null {
       if (use && !seen.has(use.messageId)) {
         seen.add(use.messageId);
         recalled.push(use);
+      }
+    } else if (entry.source === "file") {
+      const use = fileOf(entry);
+      if (use && !seenChunks.has(use.chunkId)) {
+        seenChunks.add(use.chunkId);
+        files.push(use);
       }
     } else if (entry.source === "fact") {
       facts.push(...factsOf(entry));
@@ -92,8 +124,8 @@ export function memoryUsedOf(entries: unknown): MemoryUsed | null {
         : { fromSeq, throughSeq, messages };
     }
   }
-  if (recalled.length === 0 && facts.length === 0 && summary === null) return null;
-  return { recalled, facts, summary };
+  if (recalled.length === 0 && files.length === 0 && facts.length === 0 && summary === null) return null;
+  return { recalled, files, facts, summary };
 }
 
 /**

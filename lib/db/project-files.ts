@@ -90,6 +90,7 @@ export async function insertProjectFile(
     throw new AppError(
       "validation_failed",
       `A project can hold at most ${MAX_FILES_PER_PROJECT} files. Delete one before adding another.`,
+      { details: { maxFiles: MAX_FILES_PER_PROJECT } },
     );
   }
   const file = await tx.projectFile.create({

@@ -24,6 +24,7 @@ const en = {
   models: () => import("@/messages/en/models.json"),
   instructions: () => import("@/messages/en/instructions.json"),
   share: () => import("@/messages/en/share.json"),
+  projectFiles: () => import("@/messages/en/projectFiles.json"),
 };
 
 const zhCN = {
@@ -46,6 +47,7 @@ const zhCN = {
   models: () => import("@/messages/zh-CN/models.json"),
   instructions: () => import("@/messages/zh-CN/instructions.json"),
   share: () => import("@/messages/zh-CN/share.json"),
+  projectFiles: () => import("@/messages/zh-CN/projectFiles.json"),
 } satisfies { [N in Namespace]: () => Promise<{ default: unknown }> };
 
 export type Namespace = keyof typeof en;

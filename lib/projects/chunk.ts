@@ -129,6 +129,30 @@ const CODE_EXTENSIONS = new Set(
   ).split(" "),
 );
 
+/**
+ * The file picker's `accept` for project files: a hint only (the server judges a file by its bytes, so a text file
+ * of another name is still taken when picked by "All files").
+ */
+export const PROJECT_FILE_ACCEPT = [
+  "text/*",
+  "application/pdf",
+  "application/json",
+  ...[
+    "txt",
+    "md",
+    "markdown",
+    "mdx",
+    "csv",
+    "tsv",
+    "json",
+    "xml",
+    "html",
+    "log",
+    "pdf",
+    ...CODE_EXTENSIONS,
+  ].map((ext) => `.${ext}`),
+].join(",");
+
 /** How a text file is cut: by its name's extension. */
 export function textKindOf(name: string): TextKind {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? "";

@@ -20,7 +20,7 @@ interface Body {
   file: { id: string; name: string; mime: string; bytes: number; chunkCount: number };
   files: { id: string }[];
   receipt: { fileId?: string; deleted: Record<string, number> };
-  error: { code: string; message: string };
+  error: { code: string; message: string; details?: Record<string, number> };
 }
 
 async function app(vars: Record<string, string> = {}) {
@@ -316,6 +316,30 @@ describe("project files", () => {
     }
     expect((await a.upload(userId, projectId, "x".repeat(1000), "fits.txt")).status).toBe(201);
     expect(await a.db.projectFile.count({ where: { projectId } })).toBe(1);
+  });
+
+  it("says the limits it refused by in the error's details (the files panel names them)", async () => {
+    const a = await app({ PROJECT_FILE_MAX_BYTES: "1000" });
+    const { userId, projectId } = await userWithProject(a);
+    const big = await a.upload(userId, projectId, "x".repeat(1001), "big.txt");
+    expect([big.status, big.body.error.details]).toEqual([413, { maxBytes: 1000 }]);
+    await a.db.projectFile.createMany({
+      data: Array.from({ length: 100 }, (_, i) => ({
+        projectId,
+        userId,
+        name: `f${i}.txt`,
+        mime: "text/plain",
+        bytes: 1,
+        chunkCount: 0,
+      })),
+    });
+    const full = await a.upload(userId, projectId, "one more", "more.txt");
+    expect([full.status, full.body.error.code, full.body.error.details]).toEqual([
+      422,
+      "validation_failed",
+      { maxFiles: 100 },
+    ]);
+    expect(await a.db.projectFile.count({ where: { projectId } })).toBe(100);
   });
 
   it("deleting a project (either mode) or its user removes its files and chunks, counted in the receipt", async () => {
