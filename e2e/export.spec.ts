@@ -1,22 +1,11 @@
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { expect, MAIN_URL, test } from "./fixtures";
 
 // Export and import from the UI: the conversation header's Export menu downloads the active
 // branch as Markdown; an export file chosen on Settings → Your data comes back as a new conversation.
 
 const at = "2026-01-02T10:00:00.000Z";
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-  );
-  expect(summary, `axe on ${page.url()}`).toEqual([]);
-}
 
 /** A small export file (format version 1) with one conversation of two messages. */
 function exportFile(title: string, question: string, answer: string, leaf = "m2") {

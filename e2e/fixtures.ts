@@ -514,3 +514,62 @@ export function useExtraServer(port: number, env: Record<string, string>): strin
   test.use({ baseURL: url, extraHTTPHeaders: { origin: url } });
   return url;
 }
+
+/**
+ * One linear conversation of the signed-in user made through POST /api/import (fast, and indexed as any stored
+ * message is): `texts` alternate user and assistant, a minute apart from `start`. Resolves to its id.
+ */
+export async function importConversation(
+  request: APIRequestContext,
+  {
+    title,
+    texts,
+    memorySettings,
+    start = Date.parse("2026-10-01T09:00:00.000Z"),
+  }: { title: string; texts: string[]; memorySettings: Record<string, unknown>; start?: number },
+): Promise<string> {
+  const messages = texts.map((text, i) => {
+    const seq = i + 1;
+    const user = i % 2 === 0;
+    return {
+      localId: `m${seq}`,
+      parentLocalId: seq === 1 ? null : `m${seq - 1}`,
+      seq,
+      role: user ? "user" : "assistant",
+      text,
+      parts: null,
+      toolCallId: null,
+      status: "complete",
+      model: user ? null : "recall-offline",
+      promptTokens: null,
+      completionTokens: null,
+      createdAt: new Date(start + seq * 60_000).toISOString(),
+    };
+  });
+  const at = new Date(start).toISOString();
+  const file = {
+    format: "recall-export",
+    version: 1,
+    exportedAt: at,
+    attachments: "reference",
+    conversations: [
+      {
+        localId: "c1",
+        title,
+        titleByUser: true,
+        createdAt: at,
+        updatedAt: at,
+        memorySettings,
+        memoryStartSeq: 0,
+        branches: "tree",
+        activeLeafLocalId: `m${messages.length}`,
+        messages,
+        attachments: [],
+      },
+    ],
+  };
+  const res = await request.post("/api/import", { data: file });
+  expect(res.status(), await res.text()).toBe(201);
+  const { imported } = (await res.json()) as { imported: { conversations: { id: string }[] } };
+  return imported.conversations[0]?.id as string;
+}

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./a11y";
 import { type ChatPage, expect, test } from "./fixtures";
 
 // Project files end to end (docs/decisions/037-project-files.md) with the demo model: a file uploaded to a project
@@ -30,15 +30,6 @@ async function upload(request: APIRequestContext, projectId: string, name: strin
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { file: { id: string; chunkCount: number } }).file;
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
 }
 
 const horizontalOverflow = (page: Page) =>

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expectNoAxeViolations } from "./a11y";
-import { type ChatPage, expect, test } from "./fixtures";
+import { type ChatPage, expect, importConversation, test } from "./fixtures";
 
 // Recall end to end with the demo model a newcomer meets: a fact stated 60 messages before the question, far outside
 // the window of 20, reaches the answer through the recalled section, in English and in Chinese; the line under the
@@ -30,54 +30,13 @@ async function seed(
     filler,
   }: { title: string; statement: string; reply: string; filler: (n: number) => [string, string] },
 ): Promise<Seeded> {
-  const start = Date.parse("2026-10-01T09:00:00.000Z");
-  const texts: [string, string][] = [[statement, reply]];
-  for (let n = 1; n <= FILLER / 2; n++) texts.push(filler(n));
-  const messages = texts.flatMap(([question, answer], i) =>
-    [question, answer].map((text, j) => {
-      const seq = i * 2 + j + 1;
-      return {
-        localId: `m${seq}`,
-        parentLocalId: seq === 1 ? null : `m${seq - 1}`,
-        seq,
-        role: j === 0 ? "user" : "assistant",
-        text,
-        parts: null,
-        toolCallId: null,
-        status: "complete",
-        model: j === 0 ? null : "recall-offline",
-        promptTokens: null,
-        completionTokens: null,
-        createdAt: new Date(start + seq * 60_000).toISOString(),
-      };
-    }),
-  );
-  const at = new Date(start).toISOString();
-  const file = {
-    format: "recall-export",
-    version: 1,
-    exportedAt: at,
-    attachments: "reference",
-    conversations: [
-      {
-        localId: "c1",
-        title,
-        titleByUser: true,
-        createdAt: at,
-        updatedAt: at,
-        memorySettings: { enabled: true, policy: "window", maxMessages: WINDOW },
-        memoryStartSeq: 0,
-        branches: "tree",
-        activeLeafLocalId: `m${messages.length}`,
-        messages,
-        attachments: [],
-      },
-    ],
-  };
-  const res = await request.post("/api/import", { data: file });
-  expect(res.status(), await res.text()).toBe(201);
-  const { imported } = (await res.json()) as { imported: { conversations: { id: string }[] } };
-  const sessionId = imported.conversations[0]?.id as string;
+  const pairs: [string, string][] = [[statement, reply]];
+  for (let n = 1; n <= FILLER / 2; n++) pairs.push(filler(n));
+  const sessionId = await importConversation(request, {
+    title,
+    texts: pairs.flat(),
+    memorySettings: { enabled: true, policy: "window", maxMessages: WINDOW },
+  });
   const page = await request.get(`/api/sessions/${sessionId}?limit=500`);
   const { messages: stored } = (await page.json()) as { messages: { id: string; seq: number }[] };
   expect(stored).toHaveLength(FILLER + 2);

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, importConversation, test } from "./fixtures";
 
 // Summaries that cover everything (issue 24 item 4, decision 034): an imported 500-message conversation switched to
 // the summary policy is summarized from its start by the background job, so a fact stated in message #1 reaches the
@@ -15,59 +15,21 @@ interface MemoryJson {
   summary?: { fromSeq: number; throughSeq: number; messages: number };
 }
 
-async function importLongConversation(request: APIRequestContext): Promise<string> {
-  const start = Date.parse("2026-09-01T09:00:00.000Z");
-  const messages = Array.from({ length: MESSAGES }, (_, i) => {
-    const seq = i + 1;
-    const user = i % 2 === 0;
+/** FACT, then tidy-desk tips and their answers, MESSAGES in all, under a window of WINDOW with recall off. */
+function importLongConversation(request: APIRequestContext): Promise<string> {
+  const texts = Array.from({ length: MESSAGES }, (_, i) => {
     const n = Math.floor(i / 2);
-    const text =
-      seq === 1
-        ? FACT
-        : user
-          ? `Give me tip ${n} for keeping a tidy desk.`
-          : `Tip ${n}: put one thing back where it belongs before you start the next task.`;
-    return {
-      localId: `m${seq}`,
-      parentLocalId: seq === 1 ? null : `m${seq - 1}`,
-      seq,
-      role: user ? "user" : "assistant",
-      text,
-      parts: null,
-      toolCallId: null,
-      status: "complete",
-      model: user ? null : "recall-offline",
-      promptTokens: null,
-      completionTokens: null,
-      createdAt: new Date(start + seq * 60_000).toISOString(),
-    };
+    if (i === 0) return FACT;
+    return i % 2 === 0
+      ? `Give me tip ${n} for keeping a tidy desk.`
+      : `Tip ${n}: put one thing back where it belongs before you start the next task.`;
   });
-  const at = new Date(start).toISOString();
-  const file = {
-    format: "recall-export",
-    version: 1,
-    exportedAt: at,
-    attachments: "reference",
-    conversations: [
-      {
-        localId: "c1",
-        title: "Desk tips",
-        titleByUser: true,
-        createdAt: at,
-        updatedAt: at,
-        memorySettings: { enabled: true, policy: "window", maxMessages: WINDOW, recall: "off" },
-        memoryStartSeq: 0,
-        branches: "tree",
-        activeLeafLocalId: `m${MESSAGES}`,
-        messages,
-        attachments: [],
-      },
-    ],
-  };
-  const res = await request.post("/api/import", { data: file });
-  expect(res.status(), await res.text()).toBe(201);
-  const { imported } = (await res.json()) as { imported: { conversations: { id: string }[] } };
-  return imported.conversations[0]?.id as string;
+  return importConversation(request, {
+    title: "Desk tips",
+    texts,
+    memorySettings: { enabled: true, policy: "window", maxMessages: WINDOW, recall: "off" },
+    start: Date.parse("2026-09-01T09:00:00.000Z"),
+  });
 }
 
 test("an imported 500-message conversation switched to summary is summarized from #1; its first fact is answered @pg", async ({

@@ -175,3 +175,31 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
   assertStorableJson(body);
   return schema.parse(body);
 }
+
+/**
+ * The one file in the multipart field `file` of an upload: a request that is not multipart is a 415, a body over
+ * `limit` bytes a 413 (`tooLarge`, read no further), anything but exactly one file a 400 (`oneFile` says so).
+ */
+export async function readMultipartFile(
+  req: Request,
+  { limit, tooLarge, oneFile }: { limit: number; tooLarge: () => AppError; oneFile: string },
+): Promise<File> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;/i.test(type)) {
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the file as multipart/form-data, in a field named `file`.",
+    );
+  }
+  const body = await readBodyBytes(req, limit, tooLarge);
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new AppError("bad_request", "The upload could not be read as multipart/form-data.");
+  }
+  const files = form.getAll("file");
+  const file = files[0];
+  if (files.length !== 1 || !(file instanceof File)) throw new AppError("bad_request", oneFile);
+  return file;
+}

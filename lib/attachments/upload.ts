@@ -8,7 +8,7 @@ import {
 } from "@/lib/db/attachments";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { readBodyBytes } from "@/lib/http";
+import { readMultipartFile } from "@/lib/http";
 import { processImage } from "./image";
 import { MAX_NAME_CHARS, MAX_TEXT_BYTES, MAX_UNSENT_PER_USER, MULTIPART_OVERHEAD_BYTES } from "./limits";
 import { IMAGE_EXTENSION, type ImageFormat, sniff } from "./sniff";
@@ -52,34 +52,14 @@ function tooLarge(what: string, size: number | null, limit: number): AppError {
   });
 }
 
-/** The request body, abandoned as soon as it passes `limit` bytes (413); a larger Content-Length is refused unread. */
-function readBody(req: Request, limit: number): Promise<Buffer> {
-  return readBodyBytes(req, limit, () => tooLarge("file", null, limit - MULTIPART_OVERHEAD_BYTES));
-}
-
-/** The one file in the multipart field `file`. */
-async function readFile(req: Request): Promise<File> {
-  const type = req.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\s*;/i.test(type)) {
-    throw new AppError(
-      "unsupported_media_type",
-      "Send the file as multipart/form-data, in a field named `file`.",
-    );
-  }
+/** The one file in the multipart field `file`, its body abandoned as soon as it passes the larger limit (413). */
+function readFile(req: Request): Promise<File> {
   const limit = Math.max(env.MAX_IMAGE_BYTES, MAX_TEXT_BYTES) + MULTIPART_OVERHEAD_BYTES;
-  const body = await readBody(req, limit);
-  let form: FormData;
-  try {
-    form = await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData();
-  } catch {
-    throw new AppError("bad_request", "The upload could not be read as multipart/form-data.");
-  }
-  const files = form.getAll("file");
-  const file = files[0];
-  if (files.length !== 1 || !(file instanceof File)) {
-    throw new AppError("bad_request", "Attach exactly one file, in a field named `file`.");
-  }
-  return file;
+  return readMultipartFile(req, {
+    limit,
+    tooLarge: () => tooLarge("file", null, limit - MULTIPART_OVERHEAD_BYTES),
+    oneFile: "Attach exactly one file, in a field named `file`.",
+  });
 }
 
 /** A file name safe to store and show: no path, no control characters, bounded, with the real extension. */

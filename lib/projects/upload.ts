@@ -5,7 +5,7 @@ import { cleanName } from "@/lib/attachments/upload";
 import { countFilesOfProjectForUser, createProjectFile, type ProjectFileView } from "@/lib/db/project-files";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { readBodyBytes } from "@/lib/http";
+import { readMultipartFile } from "@/lib/http";
 import { chunkText, textKindOf } from "./chunk";
 import { extractPdfText } from "./extract";
 import { MAX_PROJECT_FILE_CHARS } from "./limits";
@@ -27,29 +27,12 @@ function tooLarge(size: number | null): AppError {
   });
 }
 
-async function readFile(req: Request): Promise<File> {
-  const type = req.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\s*;/i.test(type)) {
-    throw new AppError(
-      "unsupported_media_type",
-      "Send the file as multipart/form-data, in a field named `file`.",
-    );
-  }
-  const body = await readBodyBytes(req, env.PROJECT_FILE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES, () =>
-    tooLarge(null),
-  );
-  let form: FormData;
-  try {
-    form = await new Response(new Uint8Array(body), { headers: { "content-type": type } }).formData();
-  } catch {
-    throw new AppError("bad_request", "The upload could not be read as multipart/form-data.");
-  }
-  const files = form.getAll("file");
-  const file = files[0];
-  if (files.length !== 1 || !(file instanceof File)) {
-    throw new AppError("bad_request", "Send exactly one file, in a field named `file`.");
-  }
-  return file;
+function readFile(req: Request): Promise<File> {
+  return readMultipartFile(req, {
+    limit: env.PROJECT_FILE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES,
+    tooLarge: () => tooLarge(null),
+    oneFile: "Send exactly one file, in a field named `file`.",
+  });
 }
 
 const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
