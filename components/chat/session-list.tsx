@@ -14,7 +14,8 @@ export interface SessionListContext {
   pathname: string;
   keepShown: string | null;
   setKeepShown: (id: string | null) => void;
-  refocus: (id: string, what: "rename" | "delete" | "menu") => void;
+  /** Focus goes back to a row's button; with `onlyIfLost`, only when the focus was lost (its row re-rendered away). */
+  refocus: (id: string, what: "rename" | "delete" | "menu", options?: { onlyIfLost?: boolean }) => void;
 }
 
 /** One list of conversations (a project's, those outside any, or the archived ones), with its loading states. */
@@ -38,8 +39,9 @@ export function SessionList({
   async function organize(id: string, change: Organize) {
     setKeepShown(id);
     await actions.organize(id, change);
-    // The row may have left this list (archived, moved): focus then goes to the one that shows it, if any.
-    setTimeout(() => refocus(id, "menu"), 100);
+    // The row may have left this list (archived, moved), taking the focus with it: focus then goes to the list
+    // that shows it, if any. A user who has gone on (opened the menu again, moved elsewhere) keeps their focus.
+    refocus(id, "menu", { onlyIfLost: true });
   }
 
   return (

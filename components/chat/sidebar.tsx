@@ -46,9 +46,14 @@ export function Sidebar({
   // the row re-renders, or moved to another list). The row's buttons only show on hover or focus, so they stay
   // shown until focus is back. A row that left every list shown gives focus to the list itself.
   const [keepShown, setKeepShown] = useState<string | null>(null);
-  const refocus = (id: string, what: "rename" | "delete" | "menu") => {
+  const refocus: SessionListContext["refocus"] = (id, what, { onlyIfLost = false } = {}) => {
     setKeepShown(id);
     requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (onlyIfLost && active && active !== document.body && active.isConnected) {
+        setKeepShown(null);
+        return;
+      }
       const target = drawer.drawer.current?.querySelector<HTMLElement>(
         `[data-${what}-for="${CSS.escape(id)}"]`,
       );

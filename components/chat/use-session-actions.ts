@@ -88,18 +88,21 @@ export function useSessionActions() {
     }
   }
 
-  /** Pins, archives or moves a conversation; every list (and the projects' counts) is read again after. */
+  /**
+   * Pins, archives or moves a conversation; resolves once every list (and the projects' counts) has been read
+   * again, so that the caller sees where the row went.
+   */
   async function organize(id: string, change: Organize): Promise<boolean> {
     setError(null);
+    let done = false;
     try {
       await sendJson(`/api/sessions/${id}`, "PATCH", change);
-      return true;
+      done = true;
     } catch (e) {
       setError(t("organizeFailed", { reason: errorText(e) }));
-      return false;
-    } finally {
-      revalidate();
     }
+    await revalidate();
+    return done;
   }
 
   return {

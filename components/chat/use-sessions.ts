@@ -87,12 +87,14 @@ export function useProjects() {
 
 /**
  * Revalidates every list of the sidebar and the projects' counts from anywhere (a new chat, a finished turn, a
- * move): no event bus, one cache.
+ * move): no event bus, one cache. Resolves once every list has been read again.
  */
 export function useRevalidateSessions() {
   const { mutate } = useSWRConfig();
-  return useCallback(() => {
-    for (const key of pageKeys.values()) void mutate(unstable_serialize(key));
-    void mutate(PROJECTS);
+  return useCallback(async () => {
+    await Promise.allSettled([
+      ...[...pageKeys.values()].map((key) => mutate(unstable_serialize(key))),
+      mutate(PROJECTS),
+    ]);
   }, [mutate]);
 }
