@@ -130,6 +130,17 @@ const QUERIES: [kind: string, q: string][] = [
   ),
   ...["绿松石", "数据库", "绿松石 手链", "会议 预算"].map((q) => ["chinese phrase", q] as [string, string]),
   ...["coffee 咖啡", "turquoise 松石", "memory 记忆"].map((q) => ["mixed", q] as [string, string]),
+  // Natural questions (issue 23): any term may match, so the common words are what a question costs.
+  ...[
+    "when did I book the coffee meeting at the museum",
+    "what was the budget in the project review report",
+    "which doctor did we talk about before the holiday",
+    "where is the printer for the release notes",
+    "how did the conversation about my salary go",
+  ].map((q) => ["english question", q] as [string, string]),
+  ...["我们什么时候讨论了会议预算", "上次说的绿松石手链在哪里买的"].map(
+    (q) => ["chinese question", q] as [string, string],
+  ),
 ];
 
 // ---- database ------------------------------------------------------------------------------------------------------
