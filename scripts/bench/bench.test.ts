@@ -52,7 +52,9 @@ describe("bench options", () => {
       compare: null,
       profile: false,
       w6: null,
+      only: null,
     });
+    expect(parseOptions(["--only", "w1,W10"])).toMatchObject({ only: ["w1", "w10"] });
     expect(parseOptions(["--w6", "200,1000"])).toMatchObject({ w6: [200, 1000] });
     expect(() => parseOptions(["--w6", "0"])).toThrow(/--w6/);
     expect(parseOptions(["--quick", "--db", "postgres"])).toMatchObject({ quick: true, db: "postgres" });

@@ -125,6 +125,8 @@ export interface Options {
   profile: boolean;
   /** --w6 N,N…: W6's numbers of streams instead of the size's (null: 200 and 1 000; 50 with --quick). */
   w6: number[] | null;
+  /** --only id,id…: run only these workloads (null: all that are enabled). */
+  only: string[] | null;
 }
 
 export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<url>] [--keep]]
@@ -142,6 +144,8 @@ export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<
   --profile      CPU-profile the server during the W1 block; prints self time by package (Prisma, Next.js, web
                  streams, gpt-tokenizer, app code …) and keeps the .cpuprofile under bench-results/
   --w6 N[,N…]    W6 with these numbers of answers streaming at once (default 200,1000; 50 with --quick)
+  --only ID[,ID…] run only these workloads (ids as in scripts/bench/registry: w1, w2, w6, w10 …); the others are
+                 skipped, the seed stays the same
   --compare <git-ref>
                  build <git-ref> in a temporary git worktree (node_modules symlinked when the lockfile allows,
                  else npm ci; next build under /tmp/recall-build.lock unless an ancestor already holds it), seed
@@ -167,6 +171,7 @@ export function parseOptions(argv: string[]): Options {
       compare: { type: "string" },
       profile: { type: "boolean", default: false },
       w6: { type: "string" },
+      only: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
@@ -193,5 +198,6 @@ export function parseOptions(argv: string[]): Options {
     compare: values.compare ?? null,
     profile: values.profile,
     w6,
+    only: values.only === undefined ? null : values.only.split(",").map((id) => id.trim().toLowerCase()),
   };
 }

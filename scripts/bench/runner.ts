@@ -84,7 +84,11 @@ export async function runBench(options: Options, build: BuildStamp | null): Prom
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 
-  const enabled = WORKLOADS.filter((w) => w.enabled?.(options) ?? true);
+  const unknown = options.only?.filter((id) => !WORKLOADS.some((w) => w.id === id)) ?? [];
+  if (unknown.length) throw new Error(`--only: no workload ${unknown.join(", ")}`);
+  const enabled = WORKLOADS.filter(
+    (w) => (w.enabled?.(options) ?? true) && (!options.only || options.only.includes(w.id)),
+  );
   log(`${options.quick ? "quick (smoke)" : "full"} run on ${dialect} (${redactUrl(url)})`);
   try {
     const t = performance.now();
