@@ -282,6 +282,41 @@ describe(`recall candidates (${kind})`, () => {
     for (const h of hits) expect([3, 4]).toContain(h.partner?.seq);
   });
 
+  it("sends no statement when every earlier message of the conversation is in the window", async () => {
+    const user = await createUser();
+    const w = word();
+    const { session } = await conversation(user.id, [
+      ["user", `${w} one`],
+      ["assistant", `${w} two`],
+      ["user", `${w} three`],
+      ["assistant", `${w} four`],
+      ["user", `${w} five?`],
+    ]);
+    const { client, statements } = loggingClient(env.DATABASE_URL);
+    try {
+      const ask = (excludeSeqs: number[]) =>
+        recallCandidates(
+          {
+            userId: user.id,
+            sessionId: session.id,
+            scope: "conversation",
+            question: w,
+            leafSeq: 5,
+            excludeSeqs,
+            limit: 20,
+          },
+          { tx: client as unknown as Tx },
+        );
+      expect(await ask([1, 2, 3, 4])).toEqual([]);
+      expect(statements).toEqual([]);
+      // One earlier message outside the window: it is looked up and recalled.
+      expect(seqs(await ask([2, 3, 4]))).toEqual([1]);
+      expect(statements.length).toBeGreaterThan(0);
+    } finally {
+      await client.$disconnect();
+    }
+  });
+
   it("stays on the current question's path in a branched conversation", async () => {
     const user = await createUser();
     const w = word();

@@ -109,6 +109,9 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   const client: Client = opts.tx ?? db;
   const { userId, sessionId, scope, leafSeq, limit } = args;
   if (limit <= 0) return [];
+  // A conversation no longer than the window: every earlier message is already in the context, so nothing can be
+  // recalled from it and no statement is needed to know that.
+  if (scope === "conversation" && coversEveryEarlierSeq(args.excludeSeqs ?? [], leafSeq)) return [];
   const question = shapeQuestion(args.question);
   const known = new Map<string, SessionRow>();
   // Scope all inside a project: that project's conversations only (checked on the rows below whatever matched).
@@ -233,6 +236,13 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
     }
     return hit;
   });
+}
+
+function coversEveryEarlierSeq(seqs: readonly number[], leafSeq: number): boolean {
+  if (seqs.length < leafSeq - 1) return false;
+  const held = new Set(seqs);
+  for (let seq = 1; seq < leafSeq; seq++) if (!held.has(seq)) return false;
+  return true;
 }
 
 /** The constant of reciprocal rank fusion: a rank r adds 1 / (RRF_K + r). 60 is the usual choice. */
