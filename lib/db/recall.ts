@@ -463,15 +463,27 @@ async function sqliteSlotPool(
 ): Promise<Map<number, number>> {
   if (slots.length === 0) return new Map();
   const half = slotHalf(slots.length);
-  const end = (k: number, order: "DESC" | "ASC") =>
-    `SELECT * FROM (SELECT ${k} AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`;
-  const rows = await client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
-    slots.map((_, k) => `${end(k, "DESC")} UNION ALL ${end(k, "ASC")}`).join(" UNION ALL "),
-    ...slots.flatMap((slot) => {
-      const match = `${scope} AND body : (${slot.fts})`;
-      return [match, match];
-    }),
+  const matches = slots.map((slot) => `${scope} AND body : (${slot.fts})`);
+  const ends = async (ks: number[], order: "ASC" | "DESC") =>
+    client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
+      ks
+        .map(
+          (k) =>
+            `SELECT * FROM (SELECT ${k} AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`,
+        )
+        .join(" UNION ALL "),
+      ...ks.map((k) => matches[k]),
+    );
+  // The earliest ends first: a slot with fewer matches than that has them all, and only the others are read from the
+  // newest end too (a walk in descending rowid order costs FTS5 more, and most of a question's slots are rare).
+  const rows = await ends(
+    slots.map((_, k) => k),
+    "ASC",
   );
+  const filled = slots.map(() => 0);
+  for (const r of rows) filled[Number(r.k)] = (filled[Number(r.k)] ?? 0) + 1;
+  const full = filled.flatMap((n, k) => (n >= half ? [k] : []));
+  if (full.length > 0) rows.push(...(await ends(full, "DESC")));
   const bySlot = slots.map(() => new Set<number>());
   for (const r of rows) if (Number.isSafeInteger(Number(r.id))) bySlot[Number(r.k)]?.add(Number(r.id));
   // A slot's rarity is exact when the two ends did not fill up; otherwise it is taken as half the conversation.
