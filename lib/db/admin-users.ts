@@ -202,7 +202,7 @@ export async function deleteUserForAdmin({
     },
     { isolation: "serializable", timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
-  return checkpointed(result);
+  return checkpointed(result, ["messages", "chunks"]);
 }
 
 /**
@@ -236,7 +236,7 @@ export async function deleteOwnAccount({ userId }: { userId: string }): Promise<
     },
     { isolation: "serializable", timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
-  return checkpointed(result);
+  return checkpointed(result, ["messages", "chunks"]);
 }
 
 /**

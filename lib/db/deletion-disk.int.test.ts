@@ -10,6 +10,8 @@ import {
 } from "./attachments";
 import { databaseKind, db, sqlitePath } from "./client";
 import { deleteFactForUser } from "./memories";
+import { createProjectFile, deleteProjectFileForUser } from "./project-files";
+import { createProject } from "./projects";
 import { runRetentionRound } from "./retention";
 import { indexMessages } from "./search";
 import { deleteSessionForUser } from "./sessions";
@@ -23,10 +25,13 @@ const file = kind === "sqlite" ? sqlitePath(env.DATABASE_URL) : "";
 
 const newMarker = () => `zq${randomBytes(8).toString("hex")}`;
 
-/** How often `marker` occurs in the database file and its -wal file (SQLite; 0 on PostgreSQL). */
+/**
+ * How often `marker` occurs in the database file and its -wal file (SQLite; 0 on PostgreSQL). Its tail is looked
+ * for: FTS5 stores a term after the prefix it shares with the term before it, and every marker starts alike.
+ */
 function onDisk(marker: string): number {
   if (kind !== "sqlite") return 0;
-  const needle = Buffer.from(marker);
+  const needle = Buffer.from(marker.slice(-12));
   let count = 0;
   for (const path of [file, `${file}-wal`]) {
     if (!existsSync(path)) continue;
@@ -165,6 +170,24 @@ describe(`deleted bytes leave the database files (${kind})`, () => {
       expect(await db.attachment.count({ where: { id: seeded.unsentId } })).toBe(0);
       expect({ disk: onDisk(marker), rows: await inRows(marker) }).toEqual({ disk: 0, rows: 0 });
     }
+  });
+
+  it("a project file: its chunks' terms too", async () => {
+    const marker = newMarker();
+    const { userId } = await seed(newMarker());
+    const project = await createProject({ userId, name: "Files" });
+    const file = await createProjectFile({
+      userId,
+      projectId: project.id,
+      name: "notes.md",
+      mime: "text/markdown",
+      bytes: 100,
+      chunks: [`The delivery code of the warehouse is ${marker} since March.`],
+    });
+    if (kind === "sqlite") expect(onDisk(marker)).toBeGreaterThan(0);
+    await deleteProjectFileForUser({ userId, projectId: project.id, fileId: file.id });
+    expect(await db.projectFileChunk.count({ where: { fileId: file.id } })).toBe(0);
+    expect(onDisk(marker)).toBe(0);
   });
 
   it("a conversation retention deletes", async () => {

@@ -356,5 +356,7 @@ export async function deleteImportedSessionsForUser({
   userId: string;
   sessionIds: string[];
 }) {
-  await db.chatSession.deleteMany({ where: { userId, id: { in: sessionIds } } }).then(checkpointed);
+  await db.chatSession
+    .deleteMany({ where: { userId, id: { in: sessionIds } } })
+    .then((r) => checkpointed(r, ["messages"]));
 }

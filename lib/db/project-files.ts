@@ -204,7 +204,7 @@ export async function deleteProjectFileForUser({
     },
     { timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
-  return checkpointed(receipt);
+  return checkpointed(receipt, ["chunks"]);
 }
 
 /** Files and chunks of the projects in `where` (one project, or all of a user's), for deletion receipts. */

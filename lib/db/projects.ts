@@ -183,7 +183,7 @@ export async function deleteProjectForUser({
     },
     { timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
-  return checkpointed(result);
+  return checkpointed(result, keep ? ["chunks"] : ["messages", "chunks"]);
 }
 
 const sessionNotFound = () => new AppError("not_found", "This conversation does not exist or is not yours.");

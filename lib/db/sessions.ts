@@ -325,7 +325,7 @@ export async function unsafeDeleteSessionById({
     },
     { timeout: CASCADE_DELETE_TIMEOUT_MS },
   );
-  return checkpointed(result);
+  return checkpointed(result, ["messages"]);
 }
 
 export async function deleteSessionForUser({
