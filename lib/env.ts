@@ -35,9 +35,9 @@ const schema = z.object({
   OPENAI_BASE_URL: z.url({ message: "must be a URL" }).optional(),
   OPENAI_MODEL: z.string().min(1).optional(),
   OPENAI_API_STYLE: z.enum(["chat", "responses"], { message: "must be chat or responses" }).default("chat"),
-  // Message embeddings for recall (docs/decisions/026-recall.md): the model of an OpenAI-compatible /v1/embeddings
-  // (unset: recall ranks lexically only), at EMBEDDINGS_BASE_URL (default OPENAI_BASE_URL). Without OPENAI_API_KEY
-  // the offline model's deterministic embeddings answer.
+  // Embeddings of messages and project file chunks for recall (docs/decisions/026-recall.md, 039): the model of an
+  // OpenAI-compatible /v1/embeddings (unset: recall ranks lexically only), at EMBEDDINGS_BASE_URL (default
+  // OPENAI_BASE_URL). Without OPENAI_API_KEY the offline model's deterministic embeddings answer.
   EMBEDDINGS_MODEL: z.string().min(1).optional(),
   EMBEDDINGS_BASE_URL: z.url({ message: "must be a URL" }).optional(),
   CHAT_SYSTEM_PROMPT: z.string().default("You are Recall, a helpful assistant. Answer concisely."),

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/db/client";
+import { embedQuestion } from "@/lib/db/embeddings";
 import { recallProjectChunks } from "@/lib/db/project-files";
 import { recallCandidates } from "@/lib/db/recall";
 import type { MemoryItem, RecallInput } from "@/lib/memory";
@@ -47,6 +48,8 @@ export async function loadRecall(
     MAX_CANDIDATES,
     Math.max(MIN_CANDIDATES, Math.ceil(maxTokens / TOKENS_PER_CANDIDATE)),
   );
+  // Embedded once: messages and file passages are compared with the same vector.
+  const embedding = await embedQuestion(question.text);
   const hits = await recallCandidates(
     {
       userId,
@@ -57,12 +60,19 @@ export async function loadRecall(
       leafSeq: question.seq,
       excludeSeqs: memory.flatMap((item) => (item.seq === undefined ? [] : [item.seq])),
       limit,
+      embedding,
     },
     { tx },
   );
   const passages = projectId
     ? await recallProjectChunks(
-        { userId, projectId, question: shapeQuestion(question.text), limit: Math.ceil(limit / 2) },
+        {
+          userId,
+          projectId,
+          question: shapeQuestion(question.text),
+          embedding,
+          limit: Math.ceil(limit / 2),
+        },
         { tx },
       )
     : [];

@@ -1,11 +1,13 @@
 import { env } from "@/lib/env";
+import { getEmbedder } from "@/lib/llm/embeddings";
 import { databaseKind, db, type Tx, vectorExtensionError } from "./client";
 
 // Message embeddings for recall (docs/decisions/026-recall.md). One MessageEmbedding row per message (foreign key
 // with ON DELETE CASCADE: the vector goes with its message, conversation or user, in that transaction). SQLite:
 // the vector is little-endian float32s, compared with sqlite-vec's vec_distance_cosine (the extension is loaded on
 // every connection, lib/db/client.ts). PostgreSQL: with the pgvector extension, in a `pgvector` column added at
-// start; without it (CREATE EXTENSION fails) recall is lexical only and says so.
+// start; without it (CREATE EXTENSION fails) recall is lexical only and says so. Project file chunks are embedded
+// the same way, in ProjectChunkEmbedding (docs/decisions/039-chunk-embeddings.md).
 
 type Client = typeof db | Tx;
 
@@ -41,7 +43,9 @@ async function detect(): Promise<VectorStore> {
     const why = /Message: `(.*)`/.exec(text)?.[1] ?? text.trim().split("\n").at(-1);
     return { kind: "none", reason: `the PostgreSQL extension pgvector is not available (${why})` };
   }
-  await db.$executeRawUnsafe(`ALTER TABLE "MessageEmbedding" ADD COLUMN IF NOT EXISTS "pgvector" vector`);
+  for (const table of ["MessageEmbedding", "ProjectChunkEmbedding"]) {
+    await db.$executeRawUnsafe(`ALTER TABLE "${table}" ADD COLUMN IF NOT EXISTS "pgvector" vector`);
+  }
   return { kind: "pgvector" };
 }
 
@@ -143,4 +147,118 @@ export async function nearestMessages(
     limit,
   );
   return rows.map((r) => ({ messageId: r.messageId, distance: Number(r.distance) }));
+}
+
+/** The question of a turn as recall compares it with messages and file chunks: embedded once, by `model`. */
+export interface QuestionVector {
+  model: string;
+  vector: number[];
+}
+
+/**
+ * The question's embedding, or null without EMBEDDINGS_MODEL or a vector store. It is embedded on the turn's path;
+ * a failing embeddings server leaves recall lexical (and says so in the log).
+ */
+export async function embedQuestion(text: string): Promise<QuestionVector | null> {
+  const embedder = getEmbedder();
+  if (!embedder || (await vectorStore()).kind === "none") return null;
+  try {
+    const [vector] = await embedder.embed([text]);
+    return vector ? { model: embedder.model, vector } : null;
+  } catch (e) {
+    console.error(
+      `[recall] the question could not be embedded; lexical only: ${e instanceof Error ? e.message : e}`,
+    );
+    return null;
+  }
+}
+
+/**
+ * Stores (or replaces) project file chunk embeddings made by `model`. Project and owner are read from the chunk's
+ * own row; a chunk deleted meanwhile (its file, project or user) gets none.
+ */
+export async function storeChunkEmbeddings(
+  { model, items }: { model: string; items: { chunkId: number; vector: number[] }[] },
+  opts: { tx?: Tx } = {},
+): Promise<void> {
+  const store = await vectorStore();
+  if (store.kind === "none" || items.length === 0) return;
+  const client: Client = opts.tx ?? db;
+  const pg = store.kind === "pgvector";
+  for (const { chunkId, vector } of items) {
+    const [a, b, c, d, e] = ph(5, 1, !pg);
+    await client.$executeRawUnsafe(
+      `WITH v ("id", "model", "dims", "vector"${pg ? `, "pgvector"` : ""}) AS (
+         VALUES (${pg ? `${a}::int` : a}, ${b}, ${pg ? `${c}::int` : c}, ${pg ? `${d}::bytea` : d}${pg ? `, ${e}::vector` : ""})
+       )
+       INSERT INTO "ProjectChunkEmbedding" ("chunkId", "projectId", "userId", "model", "dims", "vector"${pg ? `, "pgvector"` : ""})
+       SELECT c."id", c."projectId", c."userId", v."model", v."dims", v."vector"${pg ? `, v."pgvector"` : ""}
+       FROM v JOIN "ProjectFileChunk" c ON c."id" = v."id"
+       WHERE true
+       ON CONFLICT ("chunkId") DO UPDATE SET "model" = excluded."model", "dims" = excluded."dims",
+         "vector" = excluded."vector"${pg ? `, "pgvector" = excluded."pgvector"` : ""}`,
+      chunkId,
+      model,
+      vector.length,
+      toBytes(vector),
+      ...(pg ? [pgVector(vector)] : []),
+    );
+  }
+}
+
+/**
+ * Up to `limit` project file chunks that have no embedding by `model`, in id order after `afterId`: the backlog
+ * (files uploaded or imported before) and each new upload's chunks.
+ */
+export async function chunksToEmbed(
+  { model, afterId, limit }: { model: string; afterId: number; limit: number },
+  opts: { tx?: Tx } = {},
+): Promise<{ chunkId: number; text: string }[]> {
+  const client: Client = opts.tx ?? db;
+  const [a, b, c] = ph(3, 1, databaseKind(env.DATABASE_URL) === "sqlite");
+  const rows = await client.$queryRawUnsafe<{ id: number | bigint; text: string }[]>(
+    `SELECT c."id", c."text"
+     FROM "ProjectFileChunk" c
+     LEFT JOIN "ProjectChunkEmbedding" e ON e."chunkId" = c."id" AND e."model" = ${a}
+     WHERE c."id" > ${b} AND e."chunkId" IS NULL
+     ORDER BY c."id" LIMIT ${c}`,
+    model,
+    afterId,
+    limit,
+  );
+  return rows.map((r) => ({ chunkId: Number(r.id), text: r.text }));
+}
+
+/**
+ * The chunks of one of the user's projects nearest to `vector` (cosine) among their embeddings by `model`: chunk id
+ * and distance, nearest first. Reads ProjectChunkEmbedding by its project index.
+ */
+export async function nearestChunks(
+  {
+    userId,
+    projectId,
+    model,
+    vector,
+    limit,
+  }: { userId: string; projectId: string; model: string; vector: number[]; limit: number },
+  opts: { tx?: Tx } = {},
+): Promise<{ chunkId: number; distance: number }[]> {
+  const store = await vectorStore();
+  if (store.kind === "none") return [];
+  const client: Client = opts.tx ?? db;
+  const sqlite = store.kind === "sqlite-vec";
+  const [q, p, u, m, dims, lim] = ph(6, 1, sqlite);
+  const distance = sqlite ? `vec_distance_cosine(e."vector", ${q})` : `e."pgvector" <=> ${q}::vector`;
+  const rows = await client.$queryRawUnsafe<{ chunkId: number | bigint; distance: number }[]>(
+    `SELECT e."chunkId", ${distance} AS distance FROM "ProjectChunkEmbedding" e
+     WHERE e."projectId" = ${p} AND e."userId" = ${u} AND e."model" = ${m} AND e."dims" = ${dims}
+     ORDER BY distance, e."chunkId" LIMIT ${lim}`,
+    sqlite ? toBytes(vector) : pgVector(vector),
+    projectId,
+    userId,
+    model,
+    vector.length,
+    limit,
+  );
+  return rows.map((r) => ({ chunkId: Number(r.chunkId), distance: Number(r.distance) }));
 }

@@ -1,17 +1,19 @@
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { MAX_FILES_PER_PROJECT } from "@/lib/projects/limits";
-import { type LexicalCandidate, type QuestionShape, rankCandidates } from "@/lib/search/recall-rank";
+import { fuse, type LexicalCandidate, type QuestionShape, rankCandidates } from "@/lib/search/recall-rank";
 import { ftsString, indexTerms, pgLexeme, pgTermsVector } from "@/lib/search/terms";
 import { checkpointed } from "./checkpoint";
 import { databaseKind, db, type Tx, type TxOption } from "./client";
+import { nearestChunks, type QuestionVector } from "./embeddings";
 import { CASCADE_DELETE_TIMEOUT_MS, withTransaction } from "./transaction";
 
 // A project's files (issue 24 item 2, docs/decisions/037-project-files.md): only their text is kept, cut into
 // chunks at upload and indexed with the search index's tokenizer in the database's own engine — SQLite the FTS5 table
 // ProjectChunkFts (a project token and the terms), PostgreSQL the chunk's `terms` tsvector (the terms and a project
-// lexeme) with a GIN index. A chunk goes with its file through the foreign key (and its FTS5 row through a trigger),
-// in the deleting transaction. Every query names the user: someone else's project reads like a missing one.
+// lexeme) with a GIN index — and, when EMBEDDINGS_MODEL is set, embedded after the upload (ProjectChunkEmbedding,
+// docs/decisions/039-chunk-embeddings.md). A chunk goes with its file through the foreign key (its FTS5 row through a
+// trigger, its embedding through its own foreign key), in the deleting transaction. Every query names the user: someone else's project reads like a missing one.
 // No `import "server-only"`: lib/db/recall.ts's callers include the bench scripts.
 
 type Client = typeof db | Tx;
@@ -236,24 +238,42 @@ const MIN_SLOT_ROWS = 32;
 const MAX_SLOT_ROWS = 200;
 /** The best chunks by slots held whose texts are read and ranked. */
 const POOL = 60;
+/** How many nearest chunks by embedding join the lexical candidates. */
+const VECTOR_POOL = 30;
+/**
+ * A chunk no nearer than this (cosine distance; 1 is at right angles) is no candidate: a file passage costs a few
+ * hundred tokens of the recall budget, and one pointing nowhere near the question — with the offline embeddings, one
+ * sharing none of its terms — is only ranked last, never dropped, by fusion.
+ */
+const MAX_DISTANCE = 0.999;
 
 /**
- * The passages of the project's files most relevant to the question, best first (at most `limit`). Each slot of the
- * question reads at most its share of the project's newest matches (the project token is in the match, so the
- * engine intersects postings); the chunks holding the most weight of slots are read by key, with their file, and
- * ranked by the same order as recalled messages (lib/search/recall-rank.ts).
+ * The passages of the project's files most relevant to the question, best first (at most `limit`). Lexically, each
+ * slot of the question reads at most its share of the project's newest matches (the project token is in the match,
+ * so the engine intersects postings) and the chunks holding the most weight of slots are candidates. With the
+ * question's embedding, the project's nearest chunks by embedding join them. The candidates are read by key, with
+ * their file, ranked by the same order as recalled messages (lib/search/recall-rank.ts) and, with an embedding,
+ * that order and the embedding's are fused as messages' are (reciprocal rank fusion).
  */
 export async function recallProjectChunks(
   {
     userId,
     projectId,
     question,
+    embedding,
     limit,
-  }: { userId: string; projectId: string; question: QuestionShape; limit: number },
+  }: {
+    userId: string;
+    projectId: string;
+    question: QuestionShape;
+    /** The turn's question embedded (null: none — no EMBEDDINGS_MODEL, no vector store, or it failed). */
+    embedding: QuestionVector | null;
+    limit: number;
+  },
   { tx }: TxOption = {},
 ): Promise<FileChunkHit[]> {
   const client: Client = tx ?? db;
-  if (limit <= 0 || question.slots.length === 0) return [];
+  if (limit <= 0 || (question.slots.length === 0 && !embedding)) return [];
   const [files] = await client.$queryRawUnsafe<{ n: number | bigint | null }[]>(
     `SELECT SUM("chunkCount") AS n FROM "ProjectFile" WHERE "projectId" = ${placeholder(1)} AND "userId" = ${placeholder(2)}`,
     projectId,
@@ -261,6 +281,67 @@ export async function recallProjectChunks(
   );
   const total = Number(files?.n ?? 0);
   if (total === 0) return [];
+  const scores = await lexicalChunkPool(client, { userId, projectId, question, total });
+  const near = embedding
+    ? (
+        await nearestChunks(
+          { userId, projectId, model: embedding.model, vector: embedding.vector, limit: VECTOR_POOL },
+          { tx: client as Tx },
+        )
+      ).filter((n) => n.distance < MAX_DISTANCE)
+    : [];
+  const pool = [...new Set([...scores.keys(), ...near.map((n) => n.chunkId)])];
+  if (pool.length === 0) return [];
+  const chunks = await client.projectFileChunk.findMany({
+    where: { id: { in: pool }, userId, projectId },
+    select: {
+      id: true,
+      position: true,
+      text: true,
+      file: { select: { id: true, name: true, chunkCount: true, createdAt: true } },
+    },
+  });
+  const candidates: (LexicalCandidate & { chunk: (typeof chunks)[number] })[] = chunks.map((c) => ({
+    messageId: `chunk:${c.id}`,
+    sessionId: c.file.id,
+    seq: c.position,
+    role: "file",
+    createdAt: c.file.createdAt,
+    text: c.text,
+    engine: scores.get(c.id) ?? 0,
+    chunk: c,
+  }));
+  const lexicalOrder = rankCandidates(question, candidates, new Map());
+  const distance = new Map(near.map((n) => [n.chunkId, n.distance]));
+  const nearest = candidates
+    .filter((c) => distance.has(c.chunk.id))
+    .sort((a, b) => (distance.get(a.chunk.id) as number) - (distance.get(b.chunk.id) as number));
+  const ranked = nearest.length === 0 ? lexicalOrder : fuse(lexicalOrder, nearest);
+  return ranked.slice(0, limit).map((c) => ({
+    chunkId: c.chunk.id,
+    fileId: c.chunk.file.id,
+    fileName: c.chunk.file.name,
+    position: c.chunk.position,
+    chunkCount: c.chunk.file.chunkCount,
+    text: c.chunk.text,
+    score: c.score,
+  }));
+}
+
+/**
+ * The POOL chunks of the project holding the most weight of the question's slots, with that weight. A slot's
+ * weight is its rarity among the project's `total` chunks.
+ */
+async function lexicalChunkPool(
+  client: Client,
+  {
+    userId,
+    projectId,
+    question,
+    total,
+  }: { userId: string; projectId: string; question: QuestionShape; total: number },
+): Promise<Map<number, number>> {
+  if (question.slots.length === 0) return new Map();
   const k = Math.min(MAX_SLOT_ROWS, Math.max(MIN_SLOT_ROWS, Math.floor(SLOT_ROWS / question.slots.length)));
   const rows =
     databaseKind(env.DATABASE_URL) === "sqlite"
@@ -295,41 +376,7 @@ export async function recallProjectChunks(
     const weight = (question.slots[i]?.weight ?? 1) * Math.log(1 + (total + 1) / (df + 0.5));
     for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + weight);
   }
-  const pool = [...scores]
-    .sort((a, b) => b[1] - a[1] || b[0] - a[0])
-    .slice(0, POOL)
-    .map(([id]) => id);
-  if (pool.length === 0) return [];
-  const chunks = await client.projectFileChunk.findMany({
-    where: { id: { in: pool }, userId, projectId },
-    select: {
-      id: true,
-      position: true,
-      text: true,
-      file: { select: { id: true, name: true, chunkCount: true, createdAt: true } },
-    },
-  });
-  const candidates: (LexicalCandidate & { chunk: (typeof chunks)[number] })[] = chunks.map((c) => ({
-    messageId: `chunk:${c.id}`,
-    sessionId: c.file.id,
-    seq: c.position,
-    role: "file",
-    createdAt: c.file.createdAt,
-    text: c.text,
-    engine: scores.get(c.id) ?? 0,
-    chunk: c,
-  }));
-  return rankCandidates(question, candidates, new Map())
-    .slice(0, limit)
-    .map((c) => ({
-      chunkId: c.chunk.id,
-      fileId: c.chunk.file.id,
-      fileName: c.chunk.file.name,
-      position: c.chunk.position,
-      chunkCount: c.chunk.file.chunkCount,
-      text: c.chunk.text,
-      score: c.score,
-    }));
+  return new Map([...scores].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, POOL));
 }
 
 const placeholder = (n: number) => (databaseKind(env.DATABASE_URL) === "sqlite" ? "?" : `$${n}`);

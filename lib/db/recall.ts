@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
-import { getEmbedder } from "@/lib/llm/embeddings";
 import {
+  fuse,
   type LexicalCandidate,
   type QuestionShape,
   rankCandidates,
@@ -9,7 +9,7 @@ import {
 } from "@/lib/search/recall-rank";
 import { ftsString, pgOwnerLexeme } from "@/lib/search/terms";
 import { databaseKind, db, type Tx } from "./client";
-import { nearestMessages, vectorStore } from "./embeddings";
+import { embedQuestion, nearestMessages, type QuestionVector } from "./embeddings";
 import { conversationToken, ownerToken, pgConversationLexeme } from "./search";
 
 // The earlier messages a turn may recall (docs/decisions/026-recall.md, "Ranking"): the question's content terms
@@ -47,6 +47,11 @@ export interface RecallArgs {
   leafSeq: number;
   excludeSeqs?: number[];
   limit: number;
+  /**
+   * The question's embedding, when the caller made it (a turn embeds its question once for messages and file
+   * chunks); null: none. Absent: embedded here.
+   */
+  embedding?: QuestionVector | null;
 }
 
 /** Index matches ranked by the engine, before the checks below; what they drop is not replaced. */
@@ -131,7 +136,8 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
           leafSeq,
           sessions: known,
         });
-  const near = await vectorMatches(client, { userId, sessionId, scope, question: args.question });
+  const embedding = args.embedding === undefined ? await embedQuestion(args.question) : args.embedding;
+  const near = await vectorMatches(client, { userId, sessionId, scope, embedding });
   const lexicalIds = new Set(lexical.map((m) => m.messageId));
   const matches = [...lexical, ...near.candidates.filter((c) => !lexicalIds.has(c.messageId))];
   if (matches.length === 0) return [];
@@ -245,32 +251,12 @@ function coversEveryEarlierSeq(seqs: readonly number[], leafSeq: number): boolea
   return true;
 }
 
-/** The constant of reciprocal rank fusion: a rank r adds 1 / (RRF_K + r). 60 is the usual choice. */
-const RRF_K = 60;
 /** How many nearest messages by embedding join the lexical candidates. */
 const VECTOR_POOL = 60;
 
 /**
- * One order from the lexical ranking and the embedding ranking: each candidate scores 1 / (RRF_K + rank) in each
- * list it is in. Ties keep the lexical order.
- */
-function fuse<C extends LexicalCandidate & { score: number }>(
-  lexicalOrder: C[],
-  nearest: LexicalCandidate[],
-): C[] {
-  const vectorRank = new Map(nearest.map((c, i) => [c.messageId, i + 1]));
-  return lexicalOrder
-    .map((c, i) => {
-      const v = vectorRank.get(c.messageId);
-      return { c, i, score: 1 / (RRF_K + i + 1) + (v === undefined ? 0 : 1 / (RRF_K + v)) };
-    })
-    .sort((a, b) => b.score - a.score || a.i - b.i)
-    .map(({ c, score }) => ({ ...c, score }));
-}
-
-/**
- * The messages nearest to the question by embedding (none without EMBEDDINGS_MODEL or a vector store), read by
- * primary key. The question is embedded here, on the turn's path; a failing embeddings server leaves recall lexical.
+ * The messages nearest to the question by embedding (none without one: no EMBEDDINGS_MODEL, no vector store, or
+ * the embeddings server failed), read by primary key.
  */
 async function vectorMatches(
   client: Client,
@@ -278,27 +264,17 @@ async function vectorMatches(
     userId,
     sessionId,
     scope,
-    question,
-  }: { userId: string; sessionId: string; scope: RecallArgs["scope"]; question: string },
+    embedding,
+  }: { userId: string; sessionId: string; scope: RecallArgs["scope"]; embedding: QuestionVector | null },
 ): Promise<{ candidates: LexicalCandidate[]; distance: Map<string, number> }> {
   const none = { candidates: [], distance: new Map<string, number>() };
-  const embedder = getEmbedder();
-  if (!embedder || (await vectorStore()).kind === "none") return none;
-  let vector: number[];
-  try {
-    [vector = []] = await embedder.embed([question]);
-  } catch (e) {
-    console.error(
-      `[recall] the question could not be embedded; lexical only: ${e instanceof Error ? e.message : e}`,
-    );
-    return none;
-  }
+  if (!embedding) return none;
   const hits = await nearestMessages(
     {
       userId,
       ...(scope === "conversation" ? { sessionId } : {}),
-      model: embedder.model,
-      vector,
+      model: embedding.model,
+      vector: embedding.vector,
       limit: VECTOR_POOL,
     },
     { tx: client as Tx },

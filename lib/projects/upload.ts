@@ -2,6 +2,7 @@ import "server-only";
 import { MULTIPART_OVERHEAD_BYTES } from "@/lib/attachments/limits";
 import { decodeText, imageFormatOf, textMimeFor } from "@/lib/attachments/sniff";
 import { cleanName } from "@/lib/attachments/upload";
+import { scheduleEmbeddings } from "@/lib/chat/embedding-job";
 import { countFilesOfProjectForUser, createProjectFile, type ProjectFileView } from "@/lib/db/project-files";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -12,7 +13,8 @@ import { MAX_PROJECT_FILE_CHARS } from "./limits";
 
 // POST /api/projects/:id/files (docs/decisions/037-project-files.md): one file in the multipart field `file`, its
 // type judged by its bytes (a PDF by its signature, else UTF-8 text), its text cut into chunks and stored with the
-// file in one transaction. The file's bytes are not kept.
+// file in one transaction, then embedded off the request when EMBEDDINGS_MODEL is set
+// (docs/decisions/039-chunk-embeddings.md). The file's bytes are not kept.
 
 const ACCEPTED_PROJECT_FILES =
   "Add a text file (plain text, Markdown, CSV, JSON or source code) or a PDF with a text layer.";
@@ -86,5 +88,7 @@ export async function uploadProjectFile({
       pdf ? "This PDF has no text to read (a scan without a text layer?)." : "This file holds no text.",
     );
   }
-  return createProjectFile({ userId, projectId, name, mime, bytes: bytes.byteLength, chunks });
+  const created = await createProjectFile({ userId, projectId, name, mime, bytes: bytes.byteLength, chunks });
+  scheduleEmbeddings();
+  return created;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shapeQuestion } from "./recall-rank";
+import { fuse, shapeQuestion } from "./recall-rank";
 
 describe("shapeQuestion slots", () => {
   it("searches each content term as its own bounded lookup, its expansions apart at a lower weight", () => {
@@ -40,5 +40,30 @@ describe("shapeQuestion slots", () => {
   it("cuts a Chinese question as the index does: its bigrams are the lookups", () => {
     const own = shapeQuestion("我什么时候去了杭州？").slots.map((s) => s.fts);
     expect(own.some((f) => f.split(" OR ").includes('"杭州"'))).toBe(true);
+  });
+});
+
+describe("fuse", () => {
+  const c = (id: string) => ({
+    messageId: id,
+    sessionId: "s",
+    seq: 1,
+    role: "file",
+    createdAt: new Date(0),
+    text: id,
+    engine: 0,
+    score: 1,
+  });
+
+  it("orders by the sum of 1 / (60 + rank) over both lists; one only the embedding ranks first can lead", () => {
+    const fused = fuse([c("a"), c("b"), c("c")], [c("c"), c("b")]);
+    expect(fused.map((x) => x.messageId)).toEqual(["c", "b", "a"]);
+    expect(fused[0]?.score).toBeCloseTo(1 / 63 + 1 / 61, 12);
+    expect(fused[2]?.score).toBeCloseTo(1 / 61, 12);
+  });
+
+  it("keeps the lexical order on ties and without embedding ranks", () => {
+    expect(fuse([c("a"), c("b")], [c("b"), c("a")]).map((x) => x.messageId)).toEqual(["a", "b"]);
+    expect(fuse([c("x"), c("y")], []).map((x) => x.messageId)).toEqual(["x", "y"]);
   });
 });

@@ -315,3 +315,24 @@ export function rankCandidates<C extends LexicalCandidate>(
         (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0),
     );
 }
+
+/** The constant of reciprocal rank fusion: a rank r adds 1 / (RRF_K + r). 60 is the usual choice. */
+const RRF_K = 60;
+
+/**
+ * One order from the lexical ranking and the embedding ranking (nearest first), for recalled messages and file
+ * passages alike: each candidate scores 1 / (RRF_K + rank) in each list it is in. Ties keep the lexical order.
+ */
+export function fuse<C extends LexicalCandidate & { score: number }>(
+  lexicalOrder: C[],
+  nearest: readonly { messageId: string }[],
+): C[] {
+  const vectorRank = new Map(nearest.map((c, i) => [c.messageId, i + 1]));
+  return lexicalOrder
+    .map((c, i) => {
+      const v = vectorRank.get(c.messageId);
+      return { c, i, score: 1 / (RRF_K + i + 1) + (v === undefined ? 0 : 1 / (RRF_K + v)) };
+    })
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map(({ c, score }) => ({ ...c, score }));
+}
