@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { setImmediate as nextLoopTurn } from "node:timers/promises";
 import { recordSummaryFailure } from "@/lib/db/admin-audit";
 import { db } from "@/lib/db/client";
 import {
@@ -134,6 +135,9 @@ export async function runSummaryBacklog({
   };
   try {
     for (let round = 0; round < 10_000; round++) {
+      // SQLite's driver is synchronous and the demo model answers at once: without this, a 100 000-message
+      // backlog is one unbroken chain of promises that keeps the server from reading any request until it ends.
+      if (round > 0) await nextLoopTurn();
       const session = await getSessionForBacklog({ sessionId });
       if (!session?.activeLeafId) return { status: "idle", segments, throughSeq: state.throughSeq };
       const config = memoryConfig(storedMemorySettings(session.memorySettings));
