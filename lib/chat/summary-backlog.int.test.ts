@@ -137,6 +137,22 @@ describe("the summary backlog", () => {
     expect(state.summary).toMatchObject({ fromSeq: 1, throughSeq: (state.inMemory.fromSeq as number) - 1 });
   });
 
+  it("lets the server handle other work between segments (SQLite's synchronous driver never would)", async () => {
+    const a = await app({ SUMMARY_BACKLOG_SEGMENT_MESSAGES: "20" });
+    const { sessionId } = await imported(a.db);
+    await useSummary(a.db, sessionId);
+    const order: string[] = [];
+    const run = a.backlog.runSummaryBacklog({ sessionId }).then((r) => {
+      order.push("backlog done");
+      return r;
+    });
+    setImmediate(() => order.push("other work"));
+    const result = await run;
+    expect(result).toMatchObject({ status: "done" });
+    expect(result.segments).toBeGreaterThan(10);
+    expect(order).toEqual(["other work", "backlog done"]);
+  });
+
   it("keeps to the clear-memory boundary: a newer clear makes earlier progress stale", async () => {
     const a = await app();
     const { userId, sessionId } = await imported(a.db);

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { setImmediate as nextLoopTurn } from "node:timers/promises";
 import { recordSummaryFailure } from "@/lib/db/admin-audit";
 import { db } from "@/lib/db/client";
 import {
@@ -134,6 +135,9 @@ export async function runSummaryBacklog({
   };
   try {
     for (let round = 0; round < 10_000; round++) {
+      // SQLite's driver is synchronous and the demo model answers at once: without this, a 100 000-message
+      // backlog is one unbroken chain of promises that keeps the server from reading any request until it ends.
+      if (round > 0) await nextLoopTurn();
       const session = await getSessionForBacklog({ sessionId });
       if (!session?.activeLeafId) return { status: "idle", segments, throughSeq: state.throughSeq };
       const config = memoryConfig(storedMemorySettings(session.memorySettings));
@@ -155,7 +159,7 @@ export async function runSummaryBacklog({
         isSummary(item) || item.seq === undefined ? [] : [item.seq],
       );
       const windowStart = seqs.length > 0 ? Math.min(...seqs) : leaf.seq + 1;
-      const pending = nodes.filter((node) => node.seq < windowStart);
+      const pending = nodes.slice(0, countBelow(nodes, windowStart));
       if (state.throughId === null && coveredAlready(memory.items, pending))
         return finishWithout(sessionId, leaseId, segments);
       if (pending.length === 0) {
@@ -235,11 +239,26 @@ async function uncovered(
   known: Known | null,
 ): Promise<TreeNode[]> {
   if (!known) return pathAfter(sessionId, leaf, afterSeq);
-  const rest = known.nodes.filter((node) => node.seq > afterSeq);
+  const rest = known.nodes.slice(countBelow(known.nodes, afterSeq + 1));
   if (leaf.id === known.leaf.id) return rest;
   const added = await pathAfter(sessionId, leaf, known.leaf.seq);
   if ((added[0]?.parentId ?? null) !== known.leaf.id) return pathAfter(sessionId, leaf, afterSeq);
   return [...rest, ...added];
+}
+
+/**
+ * How many of `nodes` (a path, oldest first, so seqs rise) come before `seq`: a binary search, where a filter on
+ * every segment would make a 100 000-message backlog quadratic.
+ */
+function countBelow(nodes: readonly TreeNode[], seq: number): number {
+  let lo = 0;
+  let hi = nodes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((nodes[mid] as TreeNode).seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Whether the snapshot's summaries already reach from the first pending message to the window. */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { demoReply } from "@/lib/llm/demo";
+import { statedFacts } from "@/lib/llm/demo/extract";
 import { chunkReply } from "@/lib/llm/wire";
 import { lockfileCompatible } from "./compare";
 import { parseOptions, QUICK } from "./config";
 import { metaOf } from "./http";
 import type { Statement } from "./instrument";
-import { branchPointSeq } from "./plan";
+import { branchPointSeq, factContent } from "./plan";
 import { groupOf } from "./profile";
 import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
 import { median, percentile, summarize } from "./stats";
@@ -71,6 +72,15 @@ describe("bench seed data", () => {
     expect(messageId(1, 2)).not.toBe(messageId(2, 1));
     for (const text of TEXT_POOL) expect(text.length).toBeGreaterThanOrEqual(185);
     expect(messageText(3, 99_999).length).toBeLessThanOrEqual(210);
+  });
+});
+
+describe("W1X messages", () => {
+  it("state two facts the extraction finds, new at every turn", () => {
+    const facts = [0, 1, 99].map((i) => statedFacts(factContent("W1X", i)));
+    expect(facts[0]).toEqual(["I live in Lisbon district 0 now", "My locker number 0 is 1000"]);
+    expect(new Set(facts.flat()).size).toBe(6);
+    expect(factContent("W1X", 99).length).toBeLessThanOrEqual(210);
   });
 });
 

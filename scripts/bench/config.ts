@@ -38,6 +38,9 @@ export interface Sizes {
   w6TimeoutMs: number;
   /** W10: the history an imported-like conversation switched to the summary policy has summarized (0: skip). */
   backlogMessages: number;
+  /** W1X: turns per arm (memory extraction `suggest` and `off`), interleaved, on sessions of w1xHistory messages. */
+  w1xTurns: number;
+  w1xHistory: number;
 }
 
 export const FULL: Sizes = {
@@ -66,6 +69,8 @@ export const FULL: Sizes = {
   w6TokenDelayMs: 25,
   w6TimeoutMs: 120_000,
   backlogMessages: 100_000,
+  w1xTurns: 100,
+  w1xHistory: 100,
 };
 
 export const QUICK: Sizes = {
@@ -94,6 +99,8 @@ export const QUICK: Sizes = {
   w6TokenDelayMs: 25,
   w6TimeoutMs: 60_000,
   backlogMessages: 2_000,
+  w1xTurns: 5,
+  w1xHistory: 100,
 };
 
 /**

@@ -33,7 +33,11 @@ export interface BenchPlan {
     w1Facts: { without: SeedSession; with: SeedSession };
     /** W10: a long history switched to the summary policy, summarized by the background backlog (null: skipped). */
     backlog: SeedSession | null;
+    /** W1X: one session per memory-extraction arm, each its own user (the setting is per user). */
+    w1x: { on: SeedSession; off: SeedSession };
   };
+  /** W1X: the users whose memory extraction is `suggest` (on) and `off`. */
+  w1xUsers: { on: SeedUser; off: SeedUser };
 }
 
 const DOMAIN = "bench.recall.test";
@@ -96,6 +100,15 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
   const backlog =
     sizes.backlogMessages > 0 ? session(owner, "W10 summary backlog", sizes.backlogMessages) : null;
 
+  const w1xUsers = {
+    on: user(`w1x-suggest@${DOMAIN}`, "W1X user, extraction suggest"),
+    off: user(`w1x-off@${DOMAIN}`, "W1X user, extraction off"),
+  };
+  const w1x = {
+    on: session(w1xUsers.on, "W1X, extraction suggest", sizes.w1xHistory),
+    off: session(w1xUsers.off, "W1X, extraction off", sizes.w1xHistory),
+  };
+
   return {
     seed: { passwordHash, users, sessions },
     password,
@@ -103,7 +116,8 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     admin,
     w2Users,
     factsUser,
-    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w1Facts, backlog },
+    w1xUsers,
+    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w1Facts, backlog, w1x },
   };
 }
 
@@ -120,5 +134,18 @@ export function turnContent(label: string, i: number): string {
   return (
     `${label} turn ${i}: please write a short note about the weather, the garden and the coffee this morning, ` +
     "keeping it friendly and brief so that the answer fits on one line of the screen for everyone."
+  );
+}
+
+/**
+ * W1X: a user message of about 200 characters stating two new facts ("I live in …", "my … is …") the extraction
+ * after the answer finds, different at every i so none is already known.
+ */
+export function factContent(label: string, i: number): string {
+  const cities = ["Lisbon", "Kyoto", "Porto", "Tallinn", "Quito", "Hobart", "Bergen"];
+  return (
+    `${label} turn ${i}. I live in ${cities[i % cities.length]} district ${i} now. ` +
+    `My locker number ${i} is ${1000 + i * 7}. The coffee this morning was fine, thanks. ` +
+    "Please answer with one short friendly line about the weather for everyone here."
   );
 }

@@ -68,7 +68,7 @@ export async function runBench(options: Options, build: BuildStamp | null): Prom
     targets: [],
     errors: [],
   };
-  const handles: Handles = { servers: [], inspector: null };
+  const handles: Handles = { servers: [], started: [], inspector: null };
   const { servers } = handles;
   const closeInspector = async () => {
     await handles.inspector?.close();
@@ -129,7 +129,9 @@ export async function runBench(options: Options, build: BuildStamp | null): Prom
     }
   } catch (error) {
     results.errors.push(errorText(error));
-    for (const s of servers) console.error(`--- last output of the server on ${s.url}:\n${s.output()}`);
+    // Every server started, stopped or not: a phase's own close stops its server before the error arrives here.
+    for (const s of handles.started)
+      console.error(`--- last output of the server on ${s.url}:\n${s.output()}`);
   } finally {
     await stopAll();
     if (options.keep) log(`kept the database: ${redactUrl(url)}`);
@@ -168,6 +170,8 @@ export async function runBench(options: Options, build: BuildStamp | null): Prom
 
 interface Handles {
   servers: RunningServer[];
+  /** Every server the run started, kept for their last output when the run fails. */
+  started: RunningServer[];
   inspector: Inspector | null;
 }
 
@@ -188,6 +192,7 @@ function phaseOpeners(shared: Omit<BenchContext, "startServer">, handles: Handle
       opts,
     );
     handles.servers.push(server);
+    handles.started.push(server);
     const stop = server.stop.bind(server);
     server.stop = async () => {
       const i = handles.servers.indexOf(server);

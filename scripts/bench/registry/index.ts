@@ -8,6 +8,7 @@ import type { RegisteredWorkload } from "./types";
 import { w1 } from "./w1";
 import { w1b } from "./w1b";
 import { w1f } from "./w1f";
+import { w1x } from "./w1x";
 import { w2 } from "./w2";
 import { w3 } from "./w3";
 import { w4 } from "./w4";
@@ -26,6 +27,7 @@ export const WORKLOADS: RegisteredWorkload[] = [
   w1,
   w1b,
   w1f,
+  w1x,
   profile,
   w2,
   w4, // before anything makes sessions of its own: it walks the admin list expecting the seeded sessions
