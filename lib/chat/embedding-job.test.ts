@@ -65,4 +65,17 @@ describe("embedding job", () => {
       "chunks>2000",
     ]);
   });
+  it("lets the process handle other work between batches", async () => {
+    db.calls = [];
+    db.messages = Array.from({ length: 300 }, (_, i) => ({ docId: 5000 + i, messageId: `n${i}`, text: "t" }));
+    const order: string[] = [];
+    scheduleEmbeddings(embedder);
+    setImmediate(() =>
+      order.push(`other work after ${db.calls.filter((c) => c.startsWith("store")).length} stores`),
+    );
+    await embeddingsSettled();
+    order.push("embedding done");
+    expect(order[0]).toMatch(/^other work after [1-4] stores$/);
+    expect(order[1]).toBe("embedding done");
+  });
 });

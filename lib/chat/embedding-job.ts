@@ -1,4 +1,5 @@
 import "server-only";
+import { setImmediate as nextLoopTurn } from "node:timers/promises";
 import {
   chunksToEmbed,
   messagesToEmbed,
@@ -52,7 +53,10 @@ export function scheduleEmbeddings(embedder: Embedder | null = getEmbedder()): v
 
 async function embedPending(embedder: Embedder): Promise<void> {
   if ((await vectorStore()).kind === "none") return;
-  for (;;) {
+  for (let round = 0; ; round++) {
+    // SQLite's driver is synchronous and the offline embedder answers in process: without this, a backlog of an
+    // import would be one chain of microtasks and the server would read no request until it ended.
+    if (round > 0) await nextLoopTurn();
     const messages = await embedMessages(embedder);
     const chunks = await embedChunks(embedder);
     if (messages === 0 && chunks === 0) return;
