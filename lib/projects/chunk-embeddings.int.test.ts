@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { answerIdOf, closeApps, contextOf, loadApp } from "@/lib/chat/test-helpers";
 import { hashEmbedding } from "@/lib/search/hash-embedding";
 
@@ -9,6 +9,17 @@ import { hashEmbedding } from "@/lib/search/hash-embedding";
 // without pgvector there are no vectors: recall says it is lexical only and still finds passages by their words.
 
 afterEach(closeApps);
+
+// The first run of the embedding job in a process is the backlog: every message and chunk of the shared test
+// database without a vector, however many the other test files left there. It runs once here, with its own bound,
+// so that each test below waits only for what its own upload added.
+beforeAll(async () => {
+  await loadApp({ EMBEDDINGS_MODEL: MODEL });
+  const { embeddingsSettled, scheduleEmbeddings } = await import("@/lib/chat/embedding-job");
+  scheduleEmbeddings();
+  await embeddingsSettled();
+}, 300_000);
+afterAll(closeApps);
 
 const MODEL = "recall-hash-test";
 
