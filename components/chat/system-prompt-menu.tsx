@@ -1,10 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useId, useRef, useState } from "react";
+import { useState } from "react";
 import useSWR from "swr";
 import { InstructionField } from "@/components/instructions/instruction-field";
 import { Button } from "@/components/ui/button";
+import { headerPanelClass, headerTriggerClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { getSystemPrompt, saveSystemPrompt } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
@@ -15,13 +16,10 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
   const t = useT("instructions");
   const errorText = useErrorText();
-  const id = useId();
-  const [open, setOpen] = useState(false);
+  const { id, open, setOpen, wrapperRef, triggerProps, panelProps } = useHeaderPopover({ haspopup: "true" });
   const [draft, setDraft] = useState<string | null>(null);
   const [status, setStatus] = useState<{ kind: "saved" | "cleared" | "error"; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
-  const wrapperRef = useRef<HTMLDivElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
   const { data, mutate } = useSWR(
     open ? ["system-prompt", sessionId] : null,
     () => getSystemPrompt(sessionId),
@@ -30,15 +28,6 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
     },
   );
   const text = draft ?? data ?? "";
-
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: PointerEvent) => {
-      if (!wrapperRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
-  }, [open]);
 
   async function save(value: string | null) {
     // Not disabled while saving (that would drop the focus, and Escape with it): a second click waits.
@@ -60,15 +49,12 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
   return (
     <div className="relative" ref={wrapperRef}>
       <button
-        ref={triggerRef}
+        {...triggerProps}
         type="button"
         onClick={() => setOpen(!open)}
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-controls={open ? `${id}-prompt` : undefined}
         aria-label={t("menu")}
         title={t("menu")}
-        className="rounded-md border border-zinc-200 px-2 py-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
+        className={headerTriggerClass}
         data-testid="system-prompt-menu"
       >
         {/* On a phone the header has no room for the words: a sign, named by aria-label. */}
@@ -81,17 +67,10 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
       </button>
       {open && (
         <section
-          id={`${id}-prompt`}
+          {...panelProps}
           aria-label={t("menuTitle")}
-          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-80 max-w-[calc(100vw-2rem)] rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
+          className={`${headerPanelClass} w-80 max-w-[calc(100vw-2rem)] p-3`}
           data-testid="system-prompt-panel"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.stopPropagation();
-              setOpen(false);
-              triggerRef.current?.focus();
-            }
-          }}
         >
           <InstructionField
             id={`${id}-text`}
