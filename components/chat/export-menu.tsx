@@ -1,17 +1,15 @@
 "use client";
 
 import { useRef } from "react";
-import { headerPanelClass, headerTriggerClass, useHeaderPopover } from "@/components/ui/header-popover";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { useT } from "@/lib/i18n/client";
 
 /** Downloads of this conversation (GET /api/sessions/:id/export): links, so the browser saves the file itself. */
 export function ExportMenu({ sessionId }: { sessionId: string }) {
   const t = useT("data");
   const firstRef = useRef<HTMLAnchorElement>(null);
-  const { open, setOpen, wrapperRef, triggerProps, panelProps } = useHeaderPopover({
-    haspopup: "true",
-    focusOnOpen: firstRef,
-  });
+  const popover = useHeaderPopover({ haspopup: "true", focusOnOpen: firstRef });
+  const { open, setOpen, panelProps } = popover;
 
   const base = `/api/sessions/${encodeURIComponent(sessionId)}/export`;
   const items = [
@@ -21,16 +19,7 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
   ];
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        {...triggerProps}
-        type="button"
-        onClick={() => setOpen(!open)}
-        className={headerTriggerClass}
-        data-testid="export-menu"
-      >
-        {t("header.menu")}
-      </button>
+    <HeaderPopover popover={popover} trigger={{ children: t("header.menu"), "data-testid": "export-menu" }}>
       {open && (
         <ul {...panelProps} className={`${headerPanelClass} w-56 py-1`}>
           {items.map((item, i) => (
@@ -49,6 +38,6 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
           ))}
         </ul>
       )}
-    </div>
+    </HeaderPopover>
   );
 }

@@ -3,7 +3,7 @@
 import { useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { headerPanelClass, headerTriggerClass, useHeaderPopover } from "@/components/ui/header-popover";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { MemoryFields } from "./memory-fields";
 import { MemoryNow } from "./memory-now";
@@ -23,11 +23,9 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
   const { form, setForm, saving, confirming, setConfirming, clearing, error, status, save, confirmClear } =
     edit;
   const firstFieldRef = useRef<HTMLInputElement>(null);
-  // The confirmation dialog is inside the wrapper: a click in it does not close the popover.
-  const { id, open, setOpen, close, wrapperRef, triggerProps, panelProps } = useHeaderPopover({
-    haspopup: "dialog",
-    focusOnOpen: firstFieldRef,
-  });
+  // The confirmation dialog is inside HeaderPopover: a click in it does not close the popover.
+  const popover = useHeaderPopover({ haspopup: "dialog", focusOnOpen: firstFieldRef });
+  const { id, open, setOpen, close, panelProps } = popover;
 
   function show() {
     if (!memory) return;
@@ -42,23 +40,25 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
       : t("control.loading");
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        {...triggerProps}
-        type="button"
-        onClick={() => (open ? close({ refocus: false }) : show())}
-        disabled={!memory}
-        title={loadError ? t("control.loadFailed", { reason: errorText(loadError) }) : undefined}
-        className={`${headerTriggerClass} flex items-center gap-1.5 disabled:cursor-default`}
-        data-testid="memory-control"
-      >
-        <span aria-hidden="true" className="text-zinc-400">
-          ◐
-        </span>
-        {memory && <span className="sr-only">{t("control.prefix")}</span>}
-        <span data-testid="memory-summary-text">{summaryText}</span>
-      </button>
-
+    <HeaderPopover
+      popover={popover}
+      trigger={{
+        onClick: () => (open ? close({ refocus: false }) : show()),
+        disabled: !memory,
+        title: loadError ? t("control.loadFailed", { reason: errorText(loadError) }) : undefined,
+        className: "flex items-center gap-1.5 disabled:cursor-default",
+        "data-testid": "memory-control",
+        children: (
+          <>
+            <span aria-hidden="true" className="text-zinc-400">
+              ◐
+            </span>
+            {memory && <span className="sr-only">{t("control.prefix")}</span>}
+            <span data-testid="memory-summary-text">{summaryText}</span>
+          </>
+        ),
+      }}
+    >
       {open && memory && form && (
         <div
           {...panelProps}
@@ -119,6 +119,6 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
           </div>
         }
       />
-    </div>
+    </HeaderPopover>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from "react";
 import useSWR from "swr";
 import { InstructionField } from "@/components/instructions/instruction-field";
 import { Button } from "@/components/ui/button";
-import { headerPanelClass, headerTriggerClass, useHeaderPopover } from "@/components/ui/header-popover";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { getSystemPrompt, saveSystemPrompt } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
@@ -16,7 +16,8 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
   const t = useT("instructions");
   const errorText = useErrorText();
-  const { id, open, setOpen, wrapperRef, triggerProps, panelProps } = useHeaderPopover({ haspopup: "true" });
+  const popover = useHeaderPopover({ haspopup: "true" });
+  const { id, open, panelProps } = popover;
   const [draft, setDraft] = useState<string | null>(null);
   const [status, setStatus] = useState<{ kind: "saved" | "cleared" | "error"; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -47,24 +48,25 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
   }
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        {...triggerProps}
-        type="button"
-        onClick={() => setOpen(!open)}
-        aria-label={t("menu")}
-        title={t("menu")}
-        className={headerTriggerClass}
-        data-testid="system-prompt-menu"
-      >
-        {/* On a phone the header has no room for the words: a sign, named by aria-label. */}
-        <span aria-hidden="true" className="sm:hidden">
-          ✎
-        </span>
-        <span aria-hidden="true" className="hidden sm:inline">
-          {t("menu")}
-        </span>
-      </button>
+    <HeaderPopover
+      popover={popover}
+      trigger={{
+        "aria-label": t("menu"),
+        title: t("menu"),
+        "data-testid": "system-prompt-menu",
+        // On a phone the header has no room for the words: a sign, named by aria-label.
+        children: (
+          <>
+            <span aria-hidden="true" className="sm:hidden">
+              ✎
+            </span>
+            <span aria-hidden="true" className="hidden sm:inline">
+              {t("menu")}
+            </span>
+          </>
+        ),
+      }}
+    >
       {open && (
         <section
           {...panelProps}
@@ -105,6 +107,6 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
           </Link>
         </section>
       )}
-    </div>
+    </HeaderPopover>
   );
 }

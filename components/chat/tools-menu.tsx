@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import useSWR from "swr";
-import { headerPanelClass, headerTriggerClass, useHeaderPopover } from "@/components/ui/header-popover";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { getSessionTools, type SessionToolsView, switchSessionTool } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
@@ -13,7 +13,8 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function ToolsMenu({ sessionId }: { sessionId: string }) {
   const t = useT("tools");
   const errorText = useErrorText();
-  const { open, setOpen, wrapperRef, triggerProps, panelProps } = useHeaderPopover({ haspopup: "true" });
+  const popover = useHeaderPopover({ haspopup: "true" });
+  const { open, panelProps } = popover;
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState<string | null>(null);
   const { data, mutate } = useSWR(
@@ -44,16 +45,7 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
   }
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        {...triggerProps}
-        type="button"
-        onClick={() => setOpen(!open)}
-        className={headerTriggerClass}
-        data-testid="tools-menu"
-      >
-        {t("menu")}
-      </button>
+    <HeaderPopover popover={popover} trigger={{ children: t("menu"), "data-testid": "tools-menu" }}>
       {open && (
         <section
           {...panelProps}
@@ -92,6 +84,6 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
           )}
         </section>
       )}
-    </div>
+    </HeaderPopover>
   );
 }

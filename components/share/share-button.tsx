@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { headerPanelClass, headerTriggerClass, useHeaderPopover } from "@/components/ui/header-popover";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { createShare } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
@@ -10,9 +10,8 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function ShareButton({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
   const t = useT("share");
   const errorText = useErrorText();
-  const { open, setOpen, close, wrapperRef, triggerProps, panelProps } = useHeaderPopover({
-    haspopup: "dialog",
-  });
+  const popover = useHeaderPopover({ haspopup: "dialog" });
+  const { open, setOpen, close, panelProps } = popover;
   const [busy, setBusy] = useState(false);
   const [url, setUrl] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -49,17 +48,16 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
   }
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        {...triggerProps}
-        type="button"
-        onClick={() => void share()}
-        disabled={disabled || busy}
-        className={`${headerTriggerClass} disabled:opacity-50`}
-        data-testid="share-button"
-      >
-        {busy ? t("header.sharing") : t("header.share")}
-      </button>
+    <HeaderPopover
+      popover={popover}
+      trigger={{
+        onClick: () => void share(),
+        disabled: disabled || busy,
+        className: "disabled:opacity-50",
+        "data-testid": "share-button",
+        children: busy ? t("header.sharing") : t("header.share"),
+      }}
+    >
       {open && (
         <div
           {...panelProps}
@@ -111,6 +109,6 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
           </div>
         </div>
       )}
-    </div>
+    </HeaderPopover>
   );
 }
