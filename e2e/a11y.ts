@@ -15,10 +15,10 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary, `axe on ${page.url()}`).toEqual([]);
 }
 
-/** Runs `check` with the page reloaded in the light theme, then in the dark one (main server's cookie). */
-export async function forEachTheme(page: Page, check: () => Promise<void>) {
+/** Runs `check` with the page reloaded in the light theme, then in the dark one (the cookie of `url`'s server). */
+export async function forEachTheme(page: Page, check: () => Promise<void>, url = MAIN_URL) {
   for (const theme of ["light", "dark"]) {
-    await page.context().addCookies([{ name: "recall-theme", value: theme, url: MAIN_URL }]);
+    await page.context().addCookies([{ name: "recall-theme", value: theme, url }]);
     await page.reload();
     await check();
   }

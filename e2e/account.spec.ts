@@ -1,61 +1,8 @@
-import Database from "better-sqlite3";
-import pg from "pg";
 import { expectNoAxeViolations, forEachTheme } from "./a11y";
-import { ADMIN, AuthPage, expect, MAIN_URL, test } from "./fixtures";
+import { ADMIN, AuthPage, expect, expectFitsPhone, MAIN_URL, rowsReferring, test } from "./fixtures";
 
 // The account: profile, usage, deleting one's own account (nothing of it left, a receipt shown), and an
 // administrator's password reset forcing a change at the next sign-in.
-
-const DATABASE_URL = process.env.E2E_DATABASE_URL ?? "";
-
-/** Rows of any table with a column holding one of `ids` (the audit entry's target aside), on either database. */
-async function rowsReferring(ids: string[]): Promise<Record<string, number>> {
-  const sqlite = DATABASE_URL.startsWith("file:");
-  const columnsSql = sqlite
-    ? `SELECT m.name AS "table", p.name AS "column" FROM sqlite_master m JOIN pragma_table_info(m.name) p
-       WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> '_prisma_migrations'`
-    : `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
-       WHERE table_schema = current_schema() AND table_name <> '_prisma_migrations'`;
-  let query: (sql: string, args: string[]) => Promise<Record<string, unknown>[]>;
-  let close: () => Promise<void>;
-  if (sqlite) {
-    const conn = new Database(DATABASE_URL.replace(/^file:/, ""), { readonly: true });
-    query = async (sql, args) => conn.prepare(sql).all(...args) as Record<string, unknown>[];
-    close = async () => void conn.close();
-  } else {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    query = async (sql, args) => {
-      let i = 0;
-      return (
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          args,
-        )
-      ).rows;
-    };
-    close = () => client.end();
-  }
-  try {
-    const byTable = new Map<string, string[]>();
-    for (const r of await query(columnsSql, [])) {
-      const [table, column] = [String(r.table), String(r.column)];
-      if (table === "AuditLog" && column === "targetId") continue;
-      byTable.set(table, [...(byTable.get(table) ?? []), column]);
-    }
-    expect(byTable.has("ChatMessage")).toBe(true);
-    const out: Record<string, number> = {};
-    for (const [table, cols] of byTable) {
-      const where = cols.flatMap((c) => ids.map(() => `CAST("${c}" AS TEXT) LIKE ?`)).join(" OR ");
-      const args = cols.flatMap(() => ids.map((id) => `%${id}%`));
-      const [row] = await query(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${where}`, args);
-      if (Number(row?.n) > 0) out[table] = Number(row?.n);
-    }
-    return out;
-  } finally {
-    await close();
-  }
-}
 
 test("profile and usage: the name changes, usage shows the answers per model; axe finds nothing", async ({
   page,
@@ -91,14 +38,7 @@ test("profile and usage: the name changes, usage shows the answers per model; ax
     [page, "/settings/usage"],
     [admin, "/admin/usage"],
   ] as const) {
-    await p.setViewportSize({ width: 390, height: 844 });
-    await p.goto(path);
-    await expect(p.locator("h1").first()).toBeVisible();
-    const overflow = await p.evaluate(() => {
-      const root = document.scrollingElement ?? document.documentElement;
-      return root.scrollWidth - root.clientWidth;
-    });
-    expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
+    await expectFitsPhone(p, path);
   }
 });
 

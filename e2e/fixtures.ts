@@ -8,6 +8,8 @@ import {
   type Page,
   request as playwrightRequest,
 } from "@playwright/test";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { type Listing, parseListing } from "../lib/llm/scripted-listing";
 import { MAIN_URL, SCRIPTED_URL, startArgs } from "./config";
 
@@ -432,6 +434,77 @@ export function sent(listing: Listing, role: string, section?: string): string[]
   return listing.entries
     .filter((e) => e.role === role && (section === undefined || e.section === section))
     .map((e) => e.text);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Checks on the page and on the run's database
+// ---------------------------------------------------------------------------------------------------------
+
+/** The page is no wider than the window: nothing scrolls sideways. `where` names the page in a failure. */
+export async function expectNoSidewaysScroll(page: Page, where = page.url()) {
+  const overflow = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  expect(overflow, `horizontal overflow on ${where}`).toBeLessThanOrEqual(0);
+}
+
+/** `path` on a phone (390 × 844): its heading shows and nothing scrolls sideways. */
+export async function expectFitsPhone(page: Page, path: string) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(path);
+  await expect(page.locator("h1").first()).toBeVisible();
+  await expectNoSidewaysScroll(page, path);
+}
+
+/** Rows of any table with a column holding one of `ids` (the audit entry's target aside), on either database. */
+export async function rowsReferring(ids: string[]): Promise<Record<string, number>> {
+  const url = process.env.E2E_DATABASE_URL ?? "";
+  const sqlite = url.startsWith("file:");
+  const columnsSql = sqlite
+    ? `SELECT m.name AS "table", p.name AS "column" FROM sqlite_master m JOIN pragma_table_info(m.name) p
+       WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> '_prisma_migrations'`
+    : `SELECT table_name AS "table", column_name AS "column" FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name <> '_prisma_migrations'`;
+  let query: (sql: string, args: string[]) => Promise<Record<string, unknown>[]>;
+  let close: () => Promise<void>;
+  if (sqlite) {
+    const conn = new Database(url.replace(/^file:/, ""), { readonly: true });
+    query = async (sql, args) => conn.prepare(sql).all(...args) as Record<string, unknown>[];
+    close = async () => void conn.close();
+  } else {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    query = async (sql, args) => {
+      let i = 0;
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          args,
+        )
+      ).rows;
+    };
+    close = () => client.end();
+  }
+  try {
+    const byTable = new Map<string, string[]>();
+    for (const r of await query(columnsSql, [])) {
+      const [table, column] = [String(r.table), String(r.column)];
+      if (table === "AuditLog" && column === "targetId") continue;
+      byTable.set(table, [...(byTable.get(table) ?? []), column]);
+    }
+    expect(byTable.has("ChatMessage")).toBe(true);
+    const out: Record<string, number> = {};
+    for (const [table, cols] of byTable) {
+      const where = cols.flatMap((c) => ids.map(() => `CAST("${c}" AS TEXT) LIKE ?`)).join(" OR ");
+      const args = cols.flatMap(() => ids.map((id) => `%${id}%`));
+      const [row] = await query(`SELECT COUNT(*) AS n FROM "${table}" WHERE ${where}`, args);
+      if (Number(row?.n) > 0) out[table] = Number(row?.n);
+    }
+    return out;
+  } finally {
+    await close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,16 +1,9 @@
-import type { Page } from "@playwright/test";
 import { expectNoAxeViolations, forEachTheme } from "./a11y";
-import { expect, test } from "./fixtures";
+import { expect, expectFitsPhone, test } from "./fixtures";
 
 // Instructions end to end: "About me" and "How to answer" on Settings → Instructions, a conversation's system
 // prompt from the chat header, and both in the context inspector of the next answer, right after the system
 // prompt. The page is axe-clean in light and dark and does not scroll sideways on a phone. Also on PostgreSQL.
-
-const horizontalOverflow = (page: Page) =>
-  page.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
 
 test("About me and a conversation's system prompt reach the context, shown in the inspector @pg", async ({
   page,
@@ -81,12 +74,7 @@ test("the instructions page: axe finds nothing in light and dark, nothing scroll
   await expect(page.getByTestId("instructions-saved")).toBeVisible();
   await forEachTheme(page, () => expectNoAxeViolations(page));
 
-  await page.setViewportSize({ width: 390, height: 844 });
-  for (const path of ["/settings/instructions", "/settings"]) {
-    await page.goto(path);
-    await expect(page.locator("h1").first()).toBeVisible();
-    expect(await horizontalOverflow(page), `horizontal overflow on ${path}`).toBeLessThanOrEqual(0);
-  }
+  for (const path of ["/settings/instructions", "/settings"]) await expectFitsPhone(page, path);
 
   // The header's popover stays on a phone's screen and is axe-clean open.
   await chat.goto();

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Page } from "@playwright/test";
-import { expectNoAxeViolations } from "./a11y";
+import { expectNoAxeViolations, forEachTheme } from "./a11y";
 import { OIDC_ISSUER, OIDC_TEST_CLIENT, SSO_PORT, SSO_URL } from "./config";
-import { AuthPage, expect, newCredentials, test, useExtraServer } from "./fixtures";
+import { AuthPage, expect, expectNoSidewaysScroll, newCredentials, test, useExtraServer } from "./fixtures";
 
 // Single sign-on against a real OpenID Connect provider (oidc-provider, scripts/e2e-oidc.ts) on loopback, with a
 // server of this spec's own configured for it (the other specs' servers have no OIDC_*): a new user gets an
@@ -97,33 +97,39 @@ test.describe("single sign-on with a real OpenID Connect provider", () => {
   test("the sign-in page offers the provider: axe-clean light and dark, no sideways scroll at 390 px", async ({
     page,
   }) => {
-    for (const theme of ["light", "dark"]) {
-      await page.context().addCookies([{ name: "recall-theme", value: theme, url: SSO_URL }]);
-      await page.goto("/login?error=sso_email_unverified");
-      await expect(ssoButton(page)).toBeVisible();
-      await expect(page.getByTestId("form-error")).toContainText("(sso_email_unverified)");
-      await expectNoAxeViolations(page);
-    }
+    await page.goto("/login?error=sso_email_unverified");
+    await forEachTheme(
+      page,
+      async () => {
+        await expect(ssoButton(page)).toBeVisible();
+        await expect(page.getByTestId("form-error")).toContainText("(sso_email_unverified)");
+        await expectNoAxeViolations(page);
+      },
+      SSO_URL,
+    );
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto("/login");
     await expect(ssoButton(page)).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSidewaysScroll(page);
   });
 
   test("the sign-up page offers the provider too, and a new user gets an account from there @pg", async ({
     page,
   }) => {
-    for (const theme of ["light", "dark"]) {
-      await page.context().addCookies([{ name: "recall-theme", value: theme, url: SSO_URL }]);
-      await page.goto("/register");
-      await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
-      await expect(ssoButton(page)).toBeVisible();
-      await expectNoAxeViolations(page);
-    }
+    await page.goto("/register");
+    await forEachTheme(
+      page,
+      async () => {
+        await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+        await expect(ssoButton(page)).toBeVisible();
+        await expectNoAxeViolations(page);
+      },
+      SSO_URL,
+    );
     await page.setViewportSize({ width: 390, height: 800 });
     await page.reload();
     await expect(ssoButton(page)).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSidewaysScroll(page);
 
     const { email } = newCredentials("sso-signup");
     await startSso(page, "/register");

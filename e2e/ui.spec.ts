@@ -1,7 +1,16 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./a11y";
-import { ADMIN, type ChatPage, expect, MAIN_URL, newCredentials, test, useExtraServer } from "./fixtures";
+import {
+  ADMIN,
+  type ChatPage,
+  expect,
+  expectNoSidewaysScroll,
+  MAIN_URL,
+  newCredentials,
+  test,
+  useExtraServer,
+} from "./fixtures";
 
 // Themes, keyboard and screen readers, the phone layout. axe-core checks every page in both themes;
 // the screenshots in docs/screenshots/ come from here.
@@ -15,15 +24,6 @@ const SHOTS = process.env.E2E_SCREENSHOTS === "1" ? "docs/screenshots" : "test-r
 
 async function setThemeCookie(page: Page, theme: "light" | "dark") {
   await page.context().addCookies([{ name: THEME_COOKIE, value: theme, url: MAIN_URL }]);
-}
-
-/** The page is no wider than the window: nothing scrolls sideways. */
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  expect(overflow, `horizontal overflow on ${page.url()}`).toBeLessThanOrEqual(0);
 }
 
 /** A finished two-turn conversation through the UI, with a long unbroken word; returns its id. */

@@ -1,22 +1,7 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "./env";
-
-const secretFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), "recall-env-")), "secret");
-const parse = (vars: Record<string, string | undefined>) =>
-  parseEnv({ AUTH_SECRET_FILE: secretFile(), ...vars });
-
-function issuesOf(vars: Record<string, string>): string[] {
-  try {
-    parse(vars);
-  } catch (e) {
-    if (e instanceof EnvError) return e.issues;
-    throw e;
-  }
-  throw new Error("expected an EnvError");
-}
+import { envIssues as issuesOf, parseTestEnv as parse, secretFile } from "@/test/env";
+import { parseEnv } from "./env";
 
 describe("parseEnv", () => {
   it("has working defaults: SQLite, offline model, a window of 20", () => {

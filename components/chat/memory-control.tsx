@@ -1,8 +1,9 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { useErrorText, useT } from "@/lib/i18n/client";
 import { MemoryFields } from "./memory-fields";
 import { MemoryNow } from "./memory-now";
@@ -18,39 +19,19 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
   const t = useT("chatMemory");
   const errorText = useErrorText();
   const { memory, error: loadError, update, clear } = useMemory(sessionId);
-  const [open, setOpen] = useState(false);
   const edit = useMemoryEdit(memory, update, clear);
   const { form, setForm, saving, confirming, setConfirming, clearing, error, status, save, confirmClear } =
     edit;
-  const wrapperRef = useRef<HTMLDivElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
   const firstFieldRef = useRef<HTMLInputElement>(null);
-  const id = useId();
+  // The confirmation dialog is inside HeaderPopover: a click in it does not close the popover.
+  const popover = useHeaderPopover({ haspopup: "dialog", focusOnOpen: firstFieldRef });
+  const { id, open, setOpen, close, panelProps } = popover;
 
   function show() {
     if (!memory) return;
     edit.reset(memory);
     setOpen(true);
   }
-
-  function hide({ refocus }: { refocus: boolean }) {
-    setOpen(false);
-    if (refocus) triggerRef.current?.focus();
-  }
-
-  useEffect(() => {
-    if (open) firstFieldRef.current?.focus();
-  }, [open]);
-
-  // A click elsewhere closes the popover (the confirmation dialog is inside the wrapper, so it does not).
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (e: PointerEvent) => {
-      if (!wrapperRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
-  }, [open]);
 
   const summaryText = memory
     ? describeMemory(t, memory)
@@ -59,39 +40,32 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
       : t("control.loading");
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        ref={triggerRef}
-        type="button"
-        onClick={() => (open ? hide({ refocus: false }) : show())}
-        disabled={!memory}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? `${id}-panel` : undefined}
-        title={loadError ? t("control.loadFailed", { reason: errorText(loadError) }) : undefined}
-        className="flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900 disabled:cursor-default"
-        data-testid="memory-control"
-      >
-        <span aria-hidden="true" className="text-zinc-400">
-          ◐
-        </span>
-        {memory && <span className="sr-only">{t("control.prefix")}</span>}
-        <span data-testid="memory-summary-text">{summaryText}</span>
-      </button>
-
+    <HeaderPopover
+      popover={popover}
+      trigger={{
+        onClick: () => (open ? close({ refocus: false }) : show()),
+        disabled: !memory,
+        title: loadError ? t("control.loadFailed", { reason: errorText(loadError) }) : undefined,
+        className: "flex items-center gap-1.5 disabled:cursor-default",
+        "data-testid": "memory-control",
+        children: (
+          <>
+            <span aria-hidden="true" className="text-zinc-400">
+              ◐
+            </span>
+            {memory && <span className="sr-only">{t("control.prefix")}</span>}
+            <span data-testid="memory-summary-text">{summaryText}</span>
+          </>
+        ),
+      }}
+    >
       {open && memory && form && (
         <div
-          id={`${id}-panel`}
+          {...panelProps}
           role="dialog"
           aria-labelledby={`${id}-title`}
-          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-80 space-y-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm shadow-lg"
+          className={`${headerPanelClass} w-80 space-y-3 p-4`}
           data-testid="memory-popover"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.stopPropagation();
-              hide({ refocus: true });
-            }
-          }}
         >
           <h2 id={`${id}-title`} className="font-semibold">
             {t("control.title")}
@@ -145,6 +119,6 @@ export function MemoryControl({ sessionId, streaming }: { sessionId: string; str
           </div>
         }
       />
-    </div>
+    </HeaderPopover>
   );
 }

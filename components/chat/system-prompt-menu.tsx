@@ -1,10 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useId, useRef, useState } from "react";
+import { useState } from "react";
 import useSWR from "swr";
 import { InstructionField } from "@/components/instructions/instruction-field";
 import { Button } from "@/components/ui/button";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { getSystemPrompt, saveSystemPrompt } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
@@ -15,13 +16,11 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
   const t = useT("instructions");
   const errorText = useErrorText();
-  const id = useId();
-  const [open, setOpen] = useState(false);
+  const popover = useHeaderPopover({ haspopup: "true" });
+  const { id, open, panelProps } = popover;
   const [draft, setDraft] = useState<string | null>(null);
   const [status, setStatus] = useState<{ kind: "saved" | "cleared" | "error"; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
-  const wrapperRef = useRef<HTMLDivElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
   const { data, mutate } = useSWR(
     open ? ["system-prompt", sessionId] : null,
     () => getSystemPrompt(sessionId),
@@ -30,15 +29,6 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
     },
   );
   const text = draft ?? data ?? "";
-
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: PointerEvent) => {
-      if (!wrapperRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
-  }, [open]);
 
   async function save(value: string | null) {
     // Not disabled while saving (that would drop the focus, and Escape with it): a second click waits.
@@ -58,40 +48,31 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
   }
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        ref={triggerRef}
-        type="button"
-        onClick={() => setOpen(!open)}
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-controls={open ? `${id}-prompt` : undefined}
-        aria-label={t("menu")}
-        title={t("menu")}
-        className="rounded-md border border-zinc-200 px-2 py-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
-        data-testid="system-prompt-menu"
-      >
-        {/* On a phone the header has no room for the words: a sign, named by aria-label. */}
-        <span aria-hidden="true" className="sm:hidden">
-          ✎
-        </span>
-        <span aria-hidden="true" className="hidden sm:inline">
-          {t("menu")}
-        </span>
-      </button>
+    <HeaderPopover
+      popover={popover}
+      trigger={{
+        "aria-label": t("menu"),
+        title: t("menu"),
+        "data-testid": "system-prompt-menu",
+        // On a phone the header has no room for the words: a sign, named by aria-label.
+        children: (
+          <>
+            <span aria-hidden="true" className="sm:hidden">
+              ✎
+            </span>
+            <span aria-hidden="true" className="hidden sm:inline">
+              {t("menu")}
+            </span>
+          </>
+        ),
+      }}
+    >
       {open && (
         <section
-          id={`${id}-prompt`}
+          {...panelProps}
           aria-label={t("menuTitle")}
-          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-80 max-w-[calc(100vw-2rem)] rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
+          className={`${headerPanelClass} w-80 max-w-[calc(100vw-2rem)] p-3`}
           data-testid="system-prompt-panel"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.stopPropagation();
-              setOpen(false);
-              triggerRef.current?.focus();
-            }
-          }}
         >
           <InstructionField
             id={`${id}-text`}
@@ -126,6 +107,6 @@ export function SystemPromptMenu({ sessionId }: { sessionId: string }) {
           </Link>
         </section>
       )}
-    </div>
+    </HeaderPopover>
   );
 }

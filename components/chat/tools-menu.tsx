@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useState } from "react";
 import useSWR from "swr";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { getSessionTools, type SessionToolsView, switchSessionTool } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
@@ -12,12 +13,10 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function ToolsMenu({ sessionId }: { sessionId: string }) {
   const t = useT("tools");
   const errorText = useErrorText();
-  const id = useId();
-  const [open, setOpen] = useState(false);
+  const popover = useHeaderPopover({ haspopup: "true" });
+  const { open, panelProps } = popover;
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState<string | null>(null);
-  const wrapperRef = useRef<HTMLDivElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
   const { data, mutate } = useSWR(
     open ? ["session-tools", sessionId] : null,
     () => getSessionTools(sessionId),
@@ -25,16 +24,6 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
       revalidateOnFocus: false,
     },
   );
-
-  // A click elsewhere closes the menu.
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: PointerEvent) => {
-      if (!wrapperRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
-  }, [open]);
 
   async function toggle(view: SessionToolsView, serverId: string) {
     // Not disabled while saving (that would take the focus away, and Escape with it): a second click waits.
@@ -56,32 +45,13 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
   }
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        ref={triggerRef}
-        type="button"
-        onClick={() => setOpen(!open)}
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-controls={open ? `${id}-tools` : undefined}
-        className="rounded-md border border-zinc-200 px-2 py-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900"
-        data-testid="tools-menu"
-      >
-        {t("menu")}
-      </button>
+    <HeaderPopover popover={popover} trigger={{ children: t("menu"), "data-testid": "tools-menu" }}>
       {open && (
         <section
-          id={`${id}-tools`}
+          {...panelProps}
           aria-label={t("menuTitle")}
-          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-64 rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
+          className={`${headerPanelClass} w-64 p-3`}
           data-testid="tools-menu-panel"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.stopPropagation();
-              setOpen(false);
-              triggerRef.current?.focus();
-            }
-          }}
         >
           <h3 className="mb-2 font-medium">{t("menuTitle")}</h3>
           {data && data.available.length === 0 && <p className="text-zinc-500">{t("menuNone")}</p>}
@@ -114,6 +84,6 @@ export function ToolsMenu({ sessionId }: { sessionId: string }) {
           )}
         </section>
       )}
-    </div>
+    </HeaderPopover>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { HeaderPopover, headerPanelClass, useHeaderPopover } from "@/components/ui/header-popover";
 import { createShare } from "@/lib/client/api";
 import { useErrorText, useT } from "@/lib/i18n/client";
 
@@ -9,24 +10,13 @@ import { useErrorText, useT } from "@/lib/i18n/client";
 export function ShareButton({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
   const t = useT("share");
   const errorText = useErrorText();
-  const id = useId();
-  const [open, setOpen] = useState(false);
+  const popover = useHeaderPopover({ haspopup: "dialog" });
+  const { open, setOpen, close, panelProps } = popover;
   const [busy, setBusy] = useState(false);
   const [url, setUrl] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const wrapperRef = useRef<HTMLDivElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: PointerEvent) => {
-      if (!wrapperRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
-  }, [open]);
 
   useEffect(() => {
     if (open && url) inputRef.current?.select();
@@ -47,11 +37,6 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
     }
   }
 
-  function close() {
-    setOpen(false);
-    triggerRef.current?.focus();
-  }
-
   async function copy() {
     if (!url) return;
     try {
@@ -63,32 +48,22 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
   }
 
   return (
-    <div className="relative" ref={wrapperRef}>
-      <button
-        ref={triggerRef}
-        type="button"
-        onClick={() => void share()}
-        disabled={disabled || busy}
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-controls={open ? `${id}-share` : undefined}
-        className="rounded-md border border-zinc-200 px-2 py-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-zinc-900 disabled:opacity-50"
-        data-testid="share-button"
-      >
-        {busy ? t("header.sharing") : t("header.share")}
-      </button>
+    <HeaderPopover
+      popover={popover}
+      trigger={{
+        onClick: () => void share(),
+        disabled: disabled || busy,
+        className: "disabled:opacity-50",
+        "data-testid": "share-button",
+        children: busy ? t("header.sharing") : t("header.share"),
+      }}
+    >
       {open && (
         <div
-          id={`${id}-share`}
+          {...panelProps}
           role="dialog"
           aria-label={t("header.title")}
-          className="absolute right-0 z-20 mt-2 max-sm:fixed max-sm:inset-x-2 max-sm:w-auto max-sm:max-w-none w-[min(20rem,calc(100vw-2rem))] space-y-2 rounded-lg border border-zinc-200 bg-white p-3 text-sm shadow-lg"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.stopPropagation();
-              close();
-            }
-          }}
+          className={`${headerPanelClass} w-[min(20rem,calc(100vw-2rem))] space-y-2 p-3`}
         >
           <p className="font-medium text-zinc-900">{t("header.title")}</p>
           {failure ? (
@@ -124,12 +99,16 @@ export function ShareButton({ sessionId, disabled }: { sessionId: string; disabl
             <Link href="/settings/shared" className="text-zinc-700 underline">
               {t("header.manage")}
             </Link>
-            <button type="button" onClick={close} className="ml-auto text-zinc-700 underline">
+            <button
+              type="button"
+              onClick={() => close({ refocus: true })}
+              className="ml-auto text-zinc-700 underline"
+            >
               {t("header.close")}
             </button>
           </div>
         </div>
       )}
-    </div>
+    </HeaderPopover>
   );
 }

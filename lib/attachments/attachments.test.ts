@@ -1,11 +1,9 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_IMAGE_TOKENS, imageTokens, tokenizerFor } from "@/lib/context";
-import { EnvError, parseEnv } from "@/lib/env";
+import { EnvError } from "@/lib/env";
 import { attachmentRef } from "@/lib/memory/attachments";
 import { assertSameOrigin } from "@/lib/security/csrf";
+import { parseTestEnv as parse } from "@/test/env";
 import { attachedFiles, attachmentUrl, readAttachmentParts } from "./parts";
 import { cleanName } from "./upload";
 
@@ -77,12 +75,6 @@ describe("the token window counts images by OpenAI's rule, from the size the ref
 });
 
 describe("MAX_IMAGE_BYTES", () => {
-  const parse = (vars: Record<string, string>) =>
-    parseEnv({
-      AUTH_SECRET_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), "recall-env-")), "s"),
-      ...vars,
-    });
-
   it("defaults to 10 MB, is read, and must be a positive integer", () => {
     expect(parse({}).MAX_IMAGE_BYTES).toBe(10 * 1024 * 1024);
     expect(parse({ MAX_IMAGE_BYTES: "2048" }).MAX_IMAGE_BYTES).toBe(2048);

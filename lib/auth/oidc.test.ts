@@ -1,18 +1,9 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "@/lib/env";
+import { envIssues as issuesOf, parseTestEnv as parse } from "@/test/env";
 import { OIDC_PROVIDER_ID, oidcProvider } from "./oidc";
 
 // OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (and OIDC_NAME): the provider exists only when all three are set;
 // a partial setup, a bad issuer or a missing NEXTAUTH_URL stops the server at start with the variable named.
-
-const parse = (vars: Record<string, string>) =>
-  parseEnv({
-    AUTH_SECRET_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), "recall-oidc-")), "s"),
-    ...vars,
-  });
 
 const FULL = {
   OIDC_ISSUER: "https://id.example.com/realms/staff/",
@@ -20,16 +11,6 @@ const FULL = {
   OIDC_CLIENT_SECRET: "s3cret",
   NEXTAUTH_URL: "https://chat.example.com",
 };
-
-function issuesOf(vars: Record<string, string>): string[] {
-  try {
-    parse(vars);
-  } catch (e) {
-    if (e instanceof EnvError) return e.issues;
-    throw e;
-  }
-  throw new Error("expected an EnvError");
-}
 
 describe("OIDC_* settings", () => {
   it("without them there is no provider (password sign-in only)", () => {

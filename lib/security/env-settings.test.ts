@@ -1,11 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "@/lib/env";
-
-const parse = (vars: Record<string, string>) =>
-  parseEnv({ AUTH_SECRET_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), "recall-env-")), "s"), ...vars });
+import { envIssues, parseTestEnv as parse } from "@/test/env";
 
 describe("security settings", () => {
   it("defaults: 1 MB bodies, open sign-up, 10 failures per account, 60 turns a minute, no quota", () => {
@@ -50,12 +44,7 @@ describe("security settings", () => {
   });
 
   it("names bad values", () => {
-    let issues: string[] = [];
-    try {
-      parse({ REGISTRATION: "maybe", ALLOWED_ORIGINS: "not a url", MAX_BODY_BYTES: "0" });
-    } catch (e) {
-      if (e instanceof EnvError) issues = e.issues;
-    }
+    const issues = envIssues({ REGISTRATION: "maybe", ALLOWED_ORIGINS: "not a url", MAX_BODY_BYTES: "0" });
     expect(issues.join("\n")).toMatch(/REGISTRATION/);
     expect(issues.join("\n")).toMatch(/ALLOWED_ORIGINS/);
     expect(issues.join("\n")).toMatch(/MAX_BODY_BYTES/);
