@@ -17,6 +17,9 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
+/** Transactions that write or read thousands of rows: Prisma's 5 s default fails on a machine twice as slow. */
+const BULK = { timeout: 120_000, maxWait: 60_000 };
+
 const word = () => `zr${randomUUID().replace(/-/g, "").slice(0, 10)}`;
 
 async function createUser() {
@@ -138,8 +141,9 @@ describe(`recall candidates (${kind})`, () => {
       createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
     }));
     await db.chatMessage.createMany({ data: rows });
-    await db.$transaction((tx) =>
-      indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+    await db.$transaction(
+      (tx) => indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+      BULK,
     );
     const last = rows.at(-1) as (typeof rows)[number];
     await db.chatSession.update({
@@ -180,8 +184,9 @@ describe(`recall candidates (${kind})`, () => {
       createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
     }));
     await db.chatMessage.createMany({ data: rows });
-    await db.$transaction((tx) =>
-      indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+    await db.$transaction(
+      (tx) => indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+      BULK,
     );
     const last = rows.at(-1) as (typeof rows)[number];
     await db.chatSession.update({
@@ -222,8 +227,9 @@ describe(`recall candidates (${kind})`, () => {
         createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
       }));
       await db.chatMessage.createMany({ data: rows });
-      await db.$transaction((tx) =>
-        indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+      await db.$transaction(
+        (tx) => indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+        BULK,
       );
       // This transaction's own counters of SearchDoc rows read (sequential, index and bitmap scans), whatever
       // other connections do meanwhile.
@@ -249,10 +255,11 @@ describe(`recall candidates (${kind})`, () => {
         );
         expect(hits.length).toBe(10);
         return (await read(tx)) - before;
-      });
+      }, BULK);
       // The newest and the earliest 1 000 documents and the pool's 200: not the 6 000 matches.
       expect(touched).toBeLessThan(n / 2);
     },
+    60_000,
   );
 
   it("never returns the current question, the excluded seqs, or messages before the clear-memory boundary", async () => {
@@ -538,8 +545,10 @@ async function longConversation(userId: string, n: number, w: string, branchEver
       createdAt,
     })),
   });
-  await db.$transaction((tx) =>
-    indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })), fresh: true }, { tx }),
+  await db.$transaction(
+    (tx) =>
+      indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })), fresh: true }, { tx }),
+    BULK,
   );
   const last = rows.at(-1) as ChatMessage;
   await db.chatSession.update({
