@@ -255,10 +255,17 @@ function chatCompletion(t: Turn, body: Json, o: WireOptions, signal: AbortSignal
     })}\n\n`,
   });
   const delay = (i: number) => (i === 0 ? o.firstTokenDelayMs : o.tokenDelayMs);
+  // A text chunk is the same bytes as frame(…, { content }), from a template: one small stringify a token.
+  const template = frame(0, { content: "\u0000" }).data;
+  const hole = template.lastIndexOf('"\\u0000"');
+  const before = template.slice(0, hole);
+  const after = template.slice(hole + 8);
   function* frames(): Generator<Frame> {
     yield frame(0, { role: "assistant", content: "" });
     let i = 0;
-    for (const content of chunkReply(t.reply)) yield frame(delay(i++), { content });
+    for (const content of chunkReply(t.reply)) {
+      yield { delayMs: delay(i++), data: `${before}${JSON.stringify(content)}${after}` };
+    }
     // A call streams like OpenAI's: id and name first, then the arguments.
     for (const [index, c] of t.calls.entries()) {
       yield frame(index === 0 ? o.firstTokenDelayMs : 0, {
