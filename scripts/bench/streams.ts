@@ -187,6 +187,8 @@ export interface W9Result {
   /** How late the client sent each turn behind its planned arrival (the client's own lag). */
   sendLagMs: Summary;
   tokens: Summary;
+  /** Tokens received over all answers of the block, those that failed included (what the server's CPU carried). */
+  tokensStreamed: number;
   /** Request → first text byte − the model's first-token delay. */
   startOverheadMs: Summary;
   /** Each delta event after the first: arrival − when the model made its first token (first delta + k × delay). */
@@ -246,6 +248,7 @@ export async function runW9(
   const spans: { start: number; end: number }[] = [];
   const done: { start: number; first: number; total: number; tokens: number }[] = [];
   const content = `Count to ${options.answerTokens}`;
+  let tokensStreamed = 0;
   const started = performance.now();
   const one = async (session: SeedSession, atMs: number) => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, atMs - (performance.now() - started))));
@@ -264,6 +267,7 @@ export async function runW9(
         .slice(0, 200);
       errors.set(message, (errors.get(message) ?? 0) + 1);
     }
+    tokensStreamed += clock.tokens;
     spans.push({ start, end: performance.now() });
   };
   await Promise.all(block.arrivals.map((a) => one(a.session, a.atMs)));
@@ -286,6 +290,7 @@ export async function runW9(
     wallMs,
     sendLagMs: summarize(lags),
     tokens: summarize(done.map((d) => d.tokens)),
+    tokensStreamed,
     startOverheadMs: summarize(done.map((d) => d.first - options.firstTokenDelayMs)),
     deltaDelayMs: summarize(delays),
     streamOverheadMs: summarize(done.map((d) => d.total - d.first - streaming(d.tokens))),
