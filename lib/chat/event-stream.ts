@@ -9,22 +9,6 @@ const encoder = new TextEncoder();
  */
 export const DELTA_WINDOW_MS = 100;
 
-/** The streams whose deltas wait for the next window: one timer for all of them, not one per stream. */
-const waiting = new Set<() => void>();
-let windowTimer: ReturnType<typeof setTimeout> | null = null;
-
-function flushWaiting() {
-  windowTimer = null;
-  const flushes = [...waiting];
-  waiting.clear();
-  for (const flush of flushes) flush();
-}
-
-function waitForWindow(flush: () => void) {
-  waiting.add(flush);
-  windowTimer ??= setTimeout(flushWaiting, DELTA_WINDOW_MS);
-}
-
 /**
  * A text/event-stream body fed by `run`, which gets a `send` for events and a signal that fires when the client
  * goes away. Deltas leave as one frame per write: those of one event-loop turn together, and while the answer
@@ -54,12 +38,10 @@ export function eventStream(
         pending = "";
         return frame;
       };
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const flush = () => {
         scheduled = false;
-        if (waiting.delete(flush) && waiting.size === 0 && windowTimer) {
-          clearTimeout(windowTimer);
-          windowTimer = null;
-        }
+        clearTimeout(timer);
         const frame = pendingFrame();
         if (!frame) return;
         lastDeltaAt = performance.now();
@@ -70,8 +52,9 @@ export function eventStream(
           pending += event.text;
           if (!scheduled) {
             scheduled = true;
+            // Each stream its own timer: a thousand streams' writes spread over the window, not all in one callback.
             if (performance.now() - lastDeltaAt >= DELTA_WINDOW_MS) setImmediate(flush);
-            else waitForWindow(flush);
+            else timer = setTimeout(flush, lastDeltaAt + DELTA_WINDOW_MS - performance.now());
           }
           return;
         }
