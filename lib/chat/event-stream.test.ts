@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { eventStream } from "./event-stream";
+import { describe, expect, it, vi } from "vitest";
+import { DELTA_WINDOW_MS, eventStream } from "./event-stream";
 import { readTurnEvents, type TurnEvent } from "./sse";
 
 async function chunksOf(stream: ReadableStream<Uint8Array>): Promise<string[]> {
@@ -45,6 +45,48 @@ describe("eventStream", () => {
       { type: "delta", text: " world" },
       { type: "done", status: "complete", promptTokens: 3, completionTokens: 2 },
     ]);
+  });
+
+  it("gathers a streaming answer's deltas for DELTA_WINDOW_MS into one write, after a quiet spell sends at once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "setImmediate", "performance"] });
+    try {
+      let send: (event: TurnEvent) => void = () => {};
+      let end = () => {};
+      const stream = eventStream((s) => {
+        send = s;
+        return new Promise<void>((resolve) => {
+          end = resolve;
+        });
+      });
+      const chunks: string[] = [];
+      const decoder = new TextDecoder();
+      const reader = stream.getReader();
+      const reading = (async () => {
+        for (let r = await reader.read(); !r.done; r = await reader.read())
+          chunks.push(decoder.decode(r.value));
+      })();
+      const texts = () => chunks.map((c) => [...c.matchAll(/"text":"(\w*)"/g)].map((m) => m[1]).join("|"));
+      send({ type: "delta", text: "a" });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(texts()).toEqual(["a"]);
+      for (const text of ["b", "c", "d", "e"]) {
+        await vi.advanceTimersByTimeAsync(20);
+        send({ type: "delta", text });
+      }
+      expect(texts()).toEqual(["a"]);
+      await vi.advanceTimersByTimeAsync(DELTA_WINDOW_MS);
+      expect(texts()).toEqual(["a", "bcde"]);
+      await vi.advanceTimersByTimeAsync(2 * DELTA_WINDOW_MS);
+      send({ type: "delta", text: "f" });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(texts()).toEqual(["a", "bcde", "f"]);
+      end();
+      await vi.runAllTimersAsync();
+      await reading;
+      expect(chunks).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("flushes deltas left when run ends without a final event", async () => {

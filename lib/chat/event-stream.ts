@@ -3,10 +3,17 @@ import { frameOf, type TurnEvent } from "./sse";
 const encoder = new TextEncoder();
 
 /**
+ * How long an answer's deltas are gathered into one write once it is streaming: a model at 40 tokens/s would
+ * otherwise cost every stream 40 network writes a second, which at a thousand open answers is most of the
+ * server's CPU. The first delta after a quiet spell still leaves on the next turn of the event loop.
+ */
+export const DELTA_WINDOW_MS = 100;
+
+/**
  * A text/event-stream body fed by `run`, which gets a `send` for events and a signal that fires when the client
- * goes away. Deltas that arrive within one turn of the event loop leave as one frame: a fast model would otherwise
- * cost a network write per word. Nothing waits longer than that, so tokens still stream as they arrive. The body
- * closes when `run` settles; `run` must not throw.
+ * goes away. Deltas leave as one frame per write: those of one event-loop turn together, and while the answer
+ * streams, those of the next DELTA_WINDOW_MS together; any other event takes the deltas still waiting with it, in
+ * one write. The body closes when `run` settles; `run` must not throw.
  */
 export function eventStream(
   run: (send: (event: TurnEvent) => void, clientGone: AbortSignal) => Promise<void>,
@@ -24,27 +31,33 @@ export function eventStream(
         }
       };
       let pending = "";
-      let flushScheduled = false;
+      let scheduled = false;
+      let lastDeltaAt = Number.NEGATIVE_INFINITY;
       const pendingFrame = () => {
         const frame = pending ? frameOf({ type: "delta", text: pending }) : "";
         pending = "";
         return frame;
       };
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const flush = () => {
-        flushScheduled = false;
+        scheduled = false;
+        clearTimeout(timer);
         const frame = pendingFrame();
-        if (frame) write(frame);
+        if (!frame) return;
+        lastDeltaAt = performance.now();
+        write(frame);
       };
       const send = (event: TurnEvent) => {
         if (event.type === "delta") {
           pending += event.text;
-          if (!flushScheduled) {
-            flushScheduled = true;
-            setImmediate(flush);
+          if (!scheduled) {
+            scheduled = true;
+            // Each stream its own timer: a thousand streams' writes spread over the window, not all in one callback.
+            if (performance.now() - lastDeltaAt >= DELTA_WINDOW_MS) setImmediate(flush);
+            else timer = setTimeout(flush, lastDeltaAt + DELTA_WINDOW_MS - performance.now());
           }
           return;
         }
-        // The deltas still waiting leave in the same write as the event after them (one chunk, not two).
         write(pendingFrame() + frameOf(event));
       };
       void run(send, gone.signal).finally(() => {

@@ -76,9 +76,9 @@ function watchStops() {
 
 function record(live: LiveAnswer, event: TurnEvent) {
   const last = live.log.at(-1);
-  if (event.type === "delta" && last?.type === "delta")
-    live.log[live.log.length - 1] = { ...last, text: last.text + event.text };
-  else live.log.push(event);
+  // The log's deltas are its own copies, so the merge appends in place (no new object a token).
+  if (event.type === "delta" && last?.type === "delta") last.text += event.text;
+  else live.log.push(event.type === "delta" ? { ...event } : event);
   for (const follow of live.followers) follow(event);
 }
 

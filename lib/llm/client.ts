@@ -1,9 +1,12 @@
 import OpenAI from "openai";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { type MemoryItem, type ToolCall, toChatMessages, toResponsesInput } from "@/lib/memory";
 import { DEMO_MODEL_NAME, demoAnswer } from "./demo";
 import { SCRIPTED_MODEL_NAME, scriptedAnswer } from "./scripted";
+import { sseEvents } from "./sse-events";
 import { createModelFetch } from "./wire";
 
 // The one place that creates an OpenAI client.
@@ -188,16 +191,44 @@ function watchdog({
   const onOuterAbort = () => controller.abort(outer?.reason);
   outer?.addEventListener("abort", onOuterAbort, { once: true });
   arm(firstByteMs, `The model did not start answering within ${Math.round(firstByteMs / 1000)} s.`);
+  let idle = false;
   return {
     signal: controller.signal,
-    /** Call on every piece of the stream: the idle clock starts again. */
-    alive: () => arm(idleMs, `The model stopped answering (nothing for ${Math.round(idleMs / 1000)} s).`),
+    /** Call on every piece of the stream: the idle clock starts again (the same timer, not a new one a token). */
+    alive: () => {
+      if (idle) timer?.refresh();
+      else {
+        idle = true;
+        arm(idleMs, `The model stopped answering (nothing for ${Math.round(idleMs / 1000)} s).`);
+      }
+    },
     timedOut: () => timeout,
     stop: () => {
       clearTimeout(timer);
       outer?.removeEventListener("abort", onOuterAbort);
     },
   };
+}
+
+/**
+ * The provider's stream events, a read of the body at a time, parsed as the SDK's stream would (its `[DONE]`
+ * ends them; an event carrying an `error` is an APIError) but without its per-event iterators.
+ */
+async function* providerEvents<T>(response: Response): AsyncGenerator<T[]> {
+  if (!response.body) return;
+  for await (const events of sseEvents(response.body)) {
+    const out: T[] = [];
+    for (const { data } of events) {
+      if (data.startsWith("[DONE]")) {
+        if (out.length) yield out;
+        return;
+      }
+      const parsed = JSON.parse(data) as T & { error?: Record<string, unknown> };
+      if (parsed?.error) throw new OpenAI.APIError(undefined, parsed.error, undefined, response.headers);
+      out.push(parsed);
+    }
+    if (out.length) yield out;
+  }
 }
 
 const cutOff = () => new AppError("model_error", "The model stream ended before the reply was complete.");
@@ -224,91 +255,107 @@ export async function* streamReply(options: StreamReplyOptions): AsyncGenerator<
   const calls: ToolCall[] = [];
   try {
     if (model.style === "chat") {
-      const stream = await model.client.chat.completions.create(
-        {
-          model: model.model,
-          messages,
-          stream: true,
-          stream_options: { include_usage: true },
-          ...(tools.length
-            ? {
-                tools: tools.map((t) => ({ type: "function" as const, function: { ...t } })),
-                tool_choice: options.toolChoice ?? "auto",
-              }
-            : {}),
-        },
-        { signal: dog.signal },
-      );
-      for await (const chunk of stream) {
+      const response = await model.client.chat.completions
+        .create(
+          {
+            model: model.model,
+            messages,
+            stream: true,
+            stream_options: { include_usage: true },
+            ...(tools.length
+              ? {
+                  tools: tools.map((t) => ({ type: "function" as const, function: { ...t } })),
+                  tool_choice: options.toolChoice ?? "auto",
+                }
+              : {}),
+          },
+          { signal: dog.signal },
+        )
+        .asResponse();
+      for await (const chunk of providerEvents<ChatCompletionChunk>(response)) {
         dog.alive();
-        const choice = chunk.choices[0];
-        const delta = choice?.delta?.content;
+        // The deltas of one read of the stream leave as one.
+        let delta = "";
+        for (const data of chunk) {
+          const choice = data.choices[0];
+          if (choice?.delta?.content) delta += choice.delta.content;
+          // Tool calls arrive in pieces, keyed by index: the id and name first, then the arguments in chunks.
+          for (const part of choice?.delta?.tool_calls ?? []) {
+            const call = calls[part.index] ?? { id: "", name: "", arguments: "" };
+            calls[part.index] = call;
+            if (part.id) call.id = part.id;
+            if (part.function?.name) call.name += part.function.name;
+            if (part.function?.arguments) call.arguments += part.function.arguments;
+          }
+          if (choice?.finish_reason) finished = true;
+          if (data.usage) {
+            usage = {
+              promptTokens: data.usage.prompt_tokens,
+              completionTokens: data.usage.completion_tokens,
+            };
+          }
+        }
         if (delta) {
           text += delta;
           yield { type: "delta", text: delta };
         }
-        // Tool calls arrive in pieces, keyed by index: the id and name first, then the arguments in chunks.
-        for (const part of choice?.delta?.tool_calls ?? []) {
-          const call = calls[part.index] ?? { id: "", name: "", arguments: "" };
-          calls[part.index] = call;
-          if (part.id) call.id = part.id;
-          if (part.function?.name) call.name += part.function.name;
-          if (part.function?.arguments) call.arguments += part.function.arguments;
-        }
-        if (choice?.finish_reason) finished = true;
-        if (chunk.usage) {
-          usage = {
-            promptTokens: chunk.usage.prompt_tokens,
-            completionTokens: chunk.usage.completion_tokens,
-          };
-        }
       }
     } else {
-      const stream = await model.client.responses.create(
-        {
-          model: model.model,
-          input,
-          stream: true,
-          store: false,
-          ...(tools.length
-            ? {
-                tools: tools.map((t) => ({ type: "function" as const, strict: false, ...t })),
-                tool_choice: options.toolChoice ?? "auto",
-              }
-            : {}),
-        },
-        { signal: dog.signal },
-      );
-      for await (const event of stream) {
+      const response = await model.client.responses
+        .create(
+          {
+            model: model.model,
+            input,
+            stream: true,
+            store: false,
+            ...(tools.length
+              ? {
+                  tools: tools.map((t) => ({ type: "function" as const, strict: false, ...t })),
+                  tool_choice: options.toolChoice ?? "auto",
+                }
+              : {}),
+          },
+          { signal: dog.signal },
+        )
+        .asResponse();
+      for await (const chunk of providerEvents<ResponseStreamEvent>(response)) {
         dog.alive();
-        switch (event.type) {
-          case "response.output_text.delta":
-            if (event.delta) {
-              text += event.delta;
-              yield { type: "delta", text: event.delta };
-            }
-            break;
-          case "response.output_item.done":
-            if (event.item.type === "function_call") {
-              calls.push({ id: event.item.call_id, name: event.item.name, arguments: event.item.arguments });
-            }
-            break;
-          case "response.completed":
-          case "response.incomplete":
-            finished = true;
-            if (event.response.usage) {
-              usage = {
-                promptTokens: event.response.usage.input_tokens,
-                completionTokens: event.response.usage.output_tokens,
-              };
-            }
-            break;
-          case "response.failed":
-            throw new AppError("model_error", "The model failed to produce a reply.", {
-              cause: event.response.error,
-            });
-          case "error":
-            throw new AppError("model_error", "The model provider reported an error.", { cause: event });
+        let delta = "";
+        for (const event of chunk) {
+          switch (event.type) {
+            case "response.output_text.delta":
+              delta += event.delta;
+              break;
+            case "response.output_item.done":
+              if (event.item.type === "function_call") {
+                calls.push({
+                  id: event.item.call_id,
+                  name: event.item.name,
+                  arguments: event.item.arguments,
+                });
+              }
+              break;
+            case "response.completed":
+            case "response.incomplete":
+              finished = true;
+              if (event.response.usage) {
+                usage = {
+                  promptTokens: event.response.usage.input_tokens,
+                  completionTokens: event.response.usage.output_tokens,
+                };
+              }
+              break;
+            case "response.failed":
+              throw new AppError("model_error", "The model failed to produce a reply.", {
+                cause: event.response.error,
+              });
+            case "error":
+              throw new AppError("model_error", "The model provider reported an error.", { cause: event });
+          }
+        }
+        if (delta) {
+          text += delta;
+          yield { type: "delta", text: delta };
         }
       }
     }

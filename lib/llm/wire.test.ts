@@ -251,6 +251,28 @@ describe("the wire handler: raw HTTP behaviour", () => {
     await expect(reader.read()).rejects.toMatchObject({ name: "AbortError" });
   });
 
+  it("writes each text chunk as a complete chat.completion.chunk", async () => {
+    const response = await post("/chat/completions", {
+      model: "m",
+      messages: [{ role: "user", content: "Count to 3" }],
+      stream: true,
+    });
+    const chunks = (await response.text())
+      .split("\n\n")
+      .filter((f) => f.startsWith("data: {"))
+      .map((f) => JSON.parse(f.slice(6)));
+    const texts = chunks.filter((c) => c.choices[0]?.delta.content);
+    expect(texts.map((c) => c.choices[0].delta.content)).toEqual(["1", " 2", " 3"]);
+    for (const c of texts) {
+      expect(c).toEqual({ ...chunks[0], choices: [{ ...chunks[0].choices[0], delta: c.choices[0].delta }] });
+    }
+    expect(chunks[0]).toMatchObject({
+      object: "chat.completion.chunk",
+      model: "m",
+      system_fingerprint: null,
+    });
+  });
+
   it("rejects immediately when the signal is already aborted", async () => {
     const controller = new AbortController();
     controller.abort();

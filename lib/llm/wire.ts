@@ -151,44 +151,61 @@ function abortError(signal: AbortSignal | undefined): unknown {
     : new DOMException("This operation was aborted", "AbortError");
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    if (signal?.aborted) done();
-  });
-}
+const encoder = new TextEncoder();
 
-/** An SSE body that sends its frames over time and errors with an AbortError when `signal` aborts. */
-function sse(frames: Frame[], signal: AbortSignal | undefined): Response {
+/**
+ * An SSE body that sends its frames on a fixed schedule — each frame `delayMs` after the one before it, counted
+ * from the start, so a late timer does not push back every later frame — and errors with an AbortError when
+ * `signal` aborts. Frames are made as they are due (an 800-token answer is not 800 frames held in memory); those
+ * already late when made (the process was busy) leave together in one chunk, as a network would deliver them.
+ */
+function sse(frames: Iterable<Frame>, signal: AbortSignal | undefined): Response {
   let over = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake = () => {};
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const onAbort = () => {
         if (over) return;
         over = true;
+        clearTimeout(timer);
+        wake();
         controller.error(abortError(signal));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal?.aborted) onAbort();
       void (async () => {
+        const started = performance.now();
+        let due = 0;
+        let batch = "";
+        const send = () => {
+          if (batch) controller.enqueue(encoder.encode(batch));
+          batch = "";
+        };
         for (const frame of frames) {
-          if (frame.delayMs > 0) await sleep(frame.delayMs, signal);
+          due += frame.delayMs;
+          const wait = due - (performance.now() - started);
+          // A frame due already (the process was busy) joins those waiting to leave with it.
+          if (frame.delayMs === 0 || wait > 0) send();
+          if (frame.delayMs > 0 && wait > 0) {
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              timer = setTimeout(resolve, wait);
+            });
+          }
           if (over) return;
-          controller.enqueue(new TextEncoder().encode(frame.data));
+          batch += frame.data;
         }
-        if (over) return;
         over = true;
         signal?.removeEventListener("abort", onAbort);
+        send();
         controller.close();
       })();
     },
     cancel() {
       over = true;
+      clearTimeout(timer);
+      wake();
     },
   });
   return new Response(stream, {
@@ -238,23 +255,29 @@ function chatCompletion(t: Turn, body: Json, o: WireOptions, signal: AbortSignal
     })}\n\n`,
   });
   const delay = (i: number) => (i === 0 ? o.firstTokenDelayMs : o.tokenDelayMs);
-  return sse(
-    [
-      frame(0, { role: "assistant", content: "" }),
-      ...chunkReply(t.reply).map((content, i) => frame(delay(i), { content })),
-      // A call streams like OpenAI's: id and name first, then the arguments.
-      ...t.calls.flatMap((c, index) => [
-        frame(index === 0 ? o.firstTokenDelayMs : 0, {
-          tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }],
-        }),
-        frame(0, { tool_calls: [{ index, function: { arguments: c.arguments } }] }),
-      ]),
-      frame(0, {}, { finish }),
-      ...(withUsage ? [frame(0, null, { usage })] : []),
-      { delayMs: 0, data: "data: [DONE]\n\n" },
-    ],
-    signal,
-  );
+  // A text chunk is the same bytes as frame(…, { content }), from a template: one small stringify a token.
+  const template = frame(0, { content: "\u0000" }).data;
+  const hole = template.lastIndexOf('"\\u0000"');
+  const before = template.slice(0, hole);
+  const after = template.slice(hole + 8);
+  function* frames(): Generator<Frame> {
+    yield frame(0, { role: "assistant", content: "" });
+    let i = 0;
+    for (const content of chunkReply(t.reply)) {
+      yield { delayMs: delay(i++), data: `${before}${JSON.stringify(content)}${after}` };
+    }
+    // A call streams like OpenAI's: id and name first, then the arguments.
+    for (const [index, c] of t.calls.entries()) {
+      yield frame(index === 0 ? o.firstTokenDelayMs : 0, {
+        tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }],
+      });
+      yield frame(0, { tool_calls: [{ index, function: { arguments: c.arguments } }] });
+    }
+    yield frame(0, {}, { finish });
+    if (withUsage) yield frame(0, null, { usage });
+    yield { delayMs: 0, data: "data: [DONE]\n\n" };
+  }
+  return sse(frames(), signal);
 }
 
 function response(t: Turn, body: Json, o: WireOptions, signal: AbortSignal | undefined): Response {
@@ -315,42 +338,39 @@ function response(t: Turn, body: Json, o: WireOptions, signal: AbortSignal | und
     delayMs,
     data: `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`,
   });
-  const frames = [
-    event("response.created", { response: whole(false) }),
-    event("response.in_progress", { response: whole(false) }),
-  ];
-  t.calls.forEach((c, output_index) => {
-    const at = { item_id: `fc_${c.id}`, output_index };
-    frames.push(
-      event(
+  function* frames(): Generator<Frame> {
+    yield event("response.created", { response: whole(false) });
+    yield event("response.in_progress", { response: whole(false) });
+    for (const [output_index, c] of t.calls.entries()) {
+      const at = { item_id: `fc_${c.id}`, output_index };
+      yield event(
         "response.output_item.added",
         { output_index, item: call(c, false) },
         output_index ? 0 : o.firstTokenDelayMs,
-      ),
-      event("response.function_call_arguments.delta", { ...at, delta: c.arguments }),
-      event("response.function_call_arguments.done", { ...at, arguments: c.arguments }),
-      event("response.output_item.done", { output_index, item: call(c, true) }),
-    );
-  });
-  if (!t.calls.length) {
-    const at = { item_id: itemId, output_index: 0, content_index: 0 };
-    frames.push(
-      event("response.output_item.added", { output_index: 0, item: msg(false) }),
-      event("response.content_part.added", { ...at, part: text("") }),
-      ...chunkReply(t.reply).map((delta, i) =>
-        event(
+      );
+      yield event("response.function_call_arguments.delta", { ...at, delta: c.arguments });
+      yield event("response.function_call_arguments.done", { ...at, arguments: c.arguments });
+      yield event("response.output_item.done", { output_index, item: call(c, true) });
+    }
+    if (!t.calls.length) {
+      const at = { item_id: itemId, output_index: 0, content_index: 0 };
+      yield event("response.output_item.added", { output_index: 0, item: msg(false) });
+      yield event("response.content_part.added", { ...at, part: text("") });
+      let i = 0;
+      for (const delta of chunkReply(t.reply)) {
+        yield event(
           "response.output_text.delta",
           { ...at, delta, logprobs: [] },
-          i ? o.tokenDelayMs : o.firstTokenDelayMs,
-        ),
-      ),
-      event("response.output_text.done", { ...at, text: t.reply, logprobs: [] }),
-      event("response.content_part.done", { ...at, part: text(t.reply) }),
-      event("response.output_item.done", { output_index: 0, item: msg(true) }),
-    );
+          i++ ? o.tokenDelayMs : o.firstTokenDelayMs,
+        );
+      }
+      yield event("response.output_text.done", { ...at, text: t.reply, logprobs: [] });
+      yield event("response.content_part.done", { ...at, part: text(t.reply) });
+      yield event("response.output_item.done", { output_index: 0, item: msg(true) });
+    }
+    yield event("response.completed", { response: whole(true) });
   }
-  frames.push(event("response.completed", { response: whole(true) }));
-  return sse(frames, signal);
+  return sse(frames(), signal);
 }
 
 async function readBody(input: RequestInfo | URL, init: RequestInit | undefined): Promise<string> {

@@ -6,7 +6,7 @@ import { lockfileCompatible } from "./compare";
 import { parseOptions, QUICK } from "./config";
 import { metaOf } from "./http";
 import type { Statement } from "./instrument";
-import { branchPointSeq, factContent } from "./plan";
+import { branchPointSeq, factContent, poissonArrivals } from "./plan";
 import { groupOf } from "./profile";
 import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
 import { median, percentile, summarize } from "./stats";
@@ -53,11 +53,14 @@ describe("bench options", () => {
       compare: null,
       profile: false,
       w6: null,
+      w9: null,
       only: null,
     });
     expect(parseOptions(["--only", "w1,W10"])).toMatchObject({ only: ["w1", "w10"] });
     expect(parseOptions(["--w6", "200,1000"])).toMatchObject({ w6: [200, 1000] });
     expect(() => parseOptions(["--w6", "0"])).toThrow(/--w6/);
+    expect(parseOptions(["--w9", "20,50"])).toMatchObject({ w9: [20, 50] });
+    expect(() => parseOptions(["--w9", "0"])).toThrow(/--w9/);
     expect(parseOptions(["--quick", "--db", "postgres"])).toMatchObject({ quick: true, db: "postgres" });
     expect(parseOptions(["--memory-policy", "summary"])).toMatchObject({ memoryPolicy: "summary" });
     expect(() => parseOptions(["--memory-policy", "everything"])).toThrow(/window, tokens or summary/);
@@ -171,5 +174,19 @@ describe("workloads added with the heartbeat and cluster work", () => {
       expect(ms).toBeGreaterThan(1800);
       expect(ms).toBeLessThan(2200);
     }
+  });
+
+  it("plans W9's arrivals as a seeded Poisson process: the same times every run, about rate × duration of them", () => {
+    const a = poissonArrivals(50, 60_000, 2);
+    expect(poissonArrivals(50, 60_000, 2)).toEqual(a);
+    expect(poissonArrivals(50, 60_000, 3)).not.toEqual(a);
+    expect(a.length).toBeGreaterThan(2_700); // 3 000 expected, σ ≈ 55
+    expect(a.length).toBeLessThan(3_300);
+    expect(a.every((t, i) => t > (a[i - 1] ?? 0) && t < 60_000)).toBe(true);
+  });
+
+  it("asks W9 questions whose offline answer is exactly the asked number of tokens", () => {
+    const reply = demoReply([{ role: "user", text: `Count to ${QUICK.w9AnswerTokens}` }]);
+    expect(chunkReply(reply)).toHaveLength(QUICK.w9AnswerTokens);
   });
 });

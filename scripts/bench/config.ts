@@ -36,6 +36,11 @@ export interface Sizes {
   /** 25 ms: 40 tokens/s. */
   w6TokenDelayMs: number;
   w6TimeoutMs: number;
+  /** W9: Poisson arrival rates (new turns per second), one block per rate, each lasting w9DurationMs. */
+  w9Rates: number[];
+  w9DurationMs: number;
+  /** W9's answers: "count to N", one token per number — 800 at 40 tokens/s is ~20 s of streaming. */
+  w9AnswerTokens: number;
   /** W10: the history an imported-like conversation switched to the summary policy has summarized (0: skip). */
   backlogMessages: number;
   /** W1X: turns per arm (memory extraction `suggest` and `off`), interleaved, on sessions of w1xHistory messages. */
@@ -68,6 +73,9 @@ export const FULL: Sizes = {
   w6FirstTokenDelayMs: 775,
   w6TokenDelayMs: 25,
   w6TimeoutMs: 120_000,
+  w9Rates: [20, 50],
+  w9DurationMs: 60_000,
+  w9AnswerTokens: 800,
   backlogMessages: 100_000,
   w1xTurns: 100,
   w1xHistory: 100,
@@ -98,6 +106,9 @@ export const QUICK: Sizes = {
   w6FirstTokenDelayMs: 775,
   w6TokenDelayMs: 25,
   w6TimeoutMs: 60_000,
+  w9Rates: [5],
+  w9DurationMs: 2_000,
+  w9AnswerTokens: 40,
   backlogMessages: 2_000,
   w1xTurns: 5,
   w1xHistory: 100,
@@ -113,6 +124,7 @@ export const compareSizes = (sizes: Sizes): Sizes => ({
   w4Users: 0,
   w5Messages: 10,
   w6Streams: sizes.w6Streams.slice(0, 1),
+  w9Rates: [],
   backlogMessages: 0,
 });
 
@@ -132,6 +144,8 @@ export interface Options {
   profile: boolean;
   /** --w6 N,N…: W6's numbers of streams instead of the size's (null: 200 and 1 000; 50 with --quick). */
   w6: number[] | null;
+  /** --w9 R,R…: W9's arrival rates (new turns per second) instead of the size's (null: 20 and 50; 5 with --quick). */
+  w9: number[] | null;
   /** --only id,id…: run only these workloads (null: all that are enabled). */
   only: string[] | null;
 }
@@ -151,6 +165,8 @@ export const USAGE = `usage: npm run bench [-- [--quick] [--db sqlite|postgres|<
   --profile      CPU-profile the server during the W1 block; prints self time by package (Prisma, Next.js, web
                  streams, gpt-tokenizer, app code …) and keeps the .cpuprofile under bench-results/
   --w6 N[,N…]    W6 with these numbers of answers streaming at once (default 200,1000; 50 with --quick)
+  --w9 R[,R…]    W9 with these Poisson arrival rates, new turns per second (default 20,50 for 60 s each, answers
+                 of 800 tokens at 40 tokens/s; 5 for 2 s with --quick)
   --only ID[,ID…] run only these workloads (ids as in scripts/bench/registry: w1, w2, w6, w10 …); the others are
                  skipped, the seed stays the same
   --compare <git-ref>
@@ -178,6 +194,7 @@ export function parseOptions(argv: string[]): Options {
       compare: { type: "string" },
       profile: { type: "boolean", default: false },
       w6: { type: "string" },
+      w9: { type: "string" },
       only: { type: "string" },
     },
     strict: true,
@@ -195,6 +212,12 @@ export function parseOptions(argv: string[]): Options {
   if (w6 && (w6.length === 0 || w6.some((n) => !Number.isInteger(n) || n < 1 || n > 5_000))) {
     throw new Error(`--w6 must be numbers of streams from 1 to 5 000, comma-separated (got "${values.w6}")`);
   }
+  const w9 = values.w9 === undefined ? null : values.w9.split(",").map(Number);
+  if (w9 && (w9.length === 0 || w9.some((r) => !Number.isFinite(r) || r <= 0 || r > 200))) {
+    throw new Error(
+      `--w9 must be arrival rates above 0 and up to 200 a second, comma-separated (got "${values.w9}")`,
+    );
+  }
   return {
     quick: values.quick,
     db: values.db,
@@ -205,6 +228,7 @@ export function parseOptions(argv: string[]): Options {
     compare: values.compare ?? null,
     profile: values.profile,
     w6,
+    w9,
     only: values.only === undefined ? null : values.only.split(",").map((id) => id.trim().toLowerCase()),
   };
 }

@@ -198,7 +198,20 @@ export class Client {
     return this.post(sessionId, { regenerate: answerId });
   }
 
-  private post(sessionId: string, input: Record<string, unknown>): Promise<TurnTiming> {
+  /** A turn like `turn`, with each piece of its event stream handed to `onChunk` as it arrives (W9). */
+  watchedTurn(
+    sessionId: string,
+    content: string,
+    onChunk: (chunk: string, now: number) => void,
+  ): Promise<TurnTiming> {
+    return this.post(sessionId, { content }, onChunk);
+  }
+
+  private post(
+    sessionId: string,
+    input: Record<string, unknown>,
+    onChunk?: (chunk: string, now: number) => void,
+  ): Promise<TurnTiming> {
     const body = JSON.stringify(input);
     const headers = {
       accept: "text/event-stream",
@@ -218,6 +231,7 @@ export class Client {
           if (Number.isNaN(firstByte)) firstByte = now;
           text += chunk;
           if (Number.isNaN(firstDelta) && text.includes("event: delta")) firstDelta = now;
+          onChunk?.(chunk, now);
         });
         res.on("error", reject);
         res.on("end", () => {

@@ -29,6 +29,8 @@ export interface BenchPlan {
     w6: SeedSession[][];
     /** Warm-up of the W6 server: turns run 20 at a time (one answer lasts ~0.6 s there). */
     w6Warmup: SeedSession[];
+    /** W9: one group per rate in sizes.w9Rates, one session per arrival, at its time from the block's start. */
+    w9: { rate: number; arrivals: { atMs: number; session: SeedSession }[] }[];
     /** W1F: the same history length for the owner (no facts) and for factsUser (FACTS facts). */
     w1Facts: { without: SeedSession; with: SeedSession };
     /** W10: a long history switched to the summary policy, summarized by the background backlog (null: skipped). */
@@ -79,6 +81,13 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
   const w6 = sizes.w6Streams.map((n, k) =>
     Array.from({ length: n }, (_, i) => session(owner, `W6 stream ${k + 1}.${i + 1}`, sizes.w6History)),
   );
+  const w9 = sizes.w9Rates.map((rate, k) => ({
+    rate,
+    arrivals: poissonArrivals(rate, sizes.w9DurationMs, k + 1).map((atMs, i) => ({
+      atMs,
+      session: session(owner, `W9 ${rate}/s stream ${i + 1}`, sizes.w6History),
+    })),
+  }));
   const w4Owners = Array.from({ length: sizes.w4Users }, (_, i) =>
     user(`w4-user-${String(i + 1).padStart(4, "0")}@${DOMAIN}`, `W4 user ${i + 1}`),
   );
@@ -117,8 +126,30 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     w2Users,
     factsUser,
     w1xUsers,
-    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w1Facts, backlog, w1x },
+    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w9, w1Facts, backlog, w1x },
   };
+}
+
+/**
+ * Open-loop arrivals at `ratePerSecond` over `durationMs`: the times (ms from the start) of a Poisson process,
+ * exponential gaps drawn from a generator seeded with `seed`, so every run and every build sees the same arrivals.
+ */
+export function poissonArrivals(ratePerSecond: number, durationMs: number, seed: number): number[] {
+  // mulberry32
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out: number[] = [];
+  for (let at = 0; ; ) {
+    at += (-Math.log(1 - random()) / ratePerSecond) * 1000;
+    if (at >= durationMs) return out;
+    out.push(at);
+  }
 }
 
 /**

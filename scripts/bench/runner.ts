@@ -36,7 +36,11 @@ const PHASES: Phase[] = ["inprocess", "main", "slow", "streaming", "own", "after
 
 export function sizesFor(options: Options): Sizes {
   const base: Sizes = options.quick ? QUICK : FULL;
-  return options.w6 ? { ...base, w6Streams: options.w6 } : base;
+  return {
+    ...base,
+    ...(options.w6 ? { w6Streams: options.w6 } : {}),
+    ...(options.w9 ? { w9Rates: options.w9 } : {}),
+  };
 }
 
 export async function runBench(options: Options, build: BuildStamp | null): Promise<number> {

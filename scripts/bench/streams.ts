@@ -124,18 +124,7 @@ export async function runW6(
   rss.after = server.rssKiB();
   const loop = await server.probe.mark();
 
-  // Peak concurrency: sweep over start (+1) and end (−1) events.
-  const edges = spans.flatMap((s) => [
-    [s.start, 1],
-    [s.end, -1],
-  ]) as [number, number][];
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let open = 0;
-  let peakOpen = 0;
-  for (const [, d] of edges) {
-    open += d;
-    peakOpen = Math.max(peakOpen, open);
-  }
+  const peakOpen = peakOf(spans);
   const tps = done.map((d) => (d.tokens / d.total) * 1000);
   return {
     n: sessions.length,
@@ -175,4 +164,155 @@ export function worstLoop(loop: LoopDelay[]): { maxMs: number; p99Ms: number } {
     maxMs: Math.max(...loop.map((l) => l.maxMs), 0),
     p99Ms: Math.max(...loop.map((l) => l.p99Ms), 0),
   };
+}
+
+// W9 — steady traffic: turns arrive open-loop (Poisson, seeded: plan.ts) for a while, each asking for a long
+// answer ("count to N": N tokens at the model's rate, ~20 s), so about rate × answer length streams are open at
+// once. Measured like W6 (start, event loop, RSS, server CPU), plus the delay of every delta behind the model's
+// schedule.
+
+export interface W9Options extends W6Options {
+  answerTokens: number;
+}
+
+export interface W9Result {
+  rate: number;
+  durationMs: number;
+  arrivals: number;
+  completed: number;
+  failed: number;
+  errors: { message: string; count: number }[];
+  /** First arrival → last answer ended. */
+  wallMs: number;
+  /** How late the client sent each turn behind its planned arrival (the client's own lag). */
+  sendLagMs: Summary;
+  tokens: Summary;
+  /** Tokens received over all answers of the block, those that failed included (what the server's CPU carried). */
+  tokensStreamed: number;
+  /** Request → first text byte − the model's first-token delay. */
+  startOverheadMs: Summary;
+  /** Each delta event after the first: arrival − when the model made its first token (first delta + k × delay). */
+  deltaDelayMs: Summary;
+  /** First text byte → end − the model's time between its first and last token. */
+  streamOverheadMs: Summary;
+  peakOpen: number;
+  loop: LoopDelay[];
+  rssKiB: { before: number | null; max: number | null; after: number | null };
+  serverCpuMs: number | null;
+}
+
+/** Follows one W9 answer's event stream: its tokens so far and how late each delta came behind the schedule. */
+function deltaClock(tokenDelayMs: number, delays: number[]) {
+  let buffer = "";
+  let tokens = 0;
+  let firstAt = Number.NaN;
+  return {
+    get tokens() {
+      return tokens;
+    },
+    get firstAt() {
+      return firstAt;
+    },
+    onChunk(chunk: string, now: number) {
+      buffer += chunk;
+      for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!block.startsWith("event: delta\n")) continue;
+        const text = (JSON.parse(block.slice(block.indexOf("data: ") + 6)) as { text?: string }).text ?? "";
+        if (tokens === 0) firstAt = now;
+        else delays.push(now - (firstAt + tokens * tokenDelayMs));
+        tokens += chunkReply(text).length;
+      }
+    },
+  };
+}
+
+export async function runW9(
+  client: Client,
+  block: { rate: number; arrivals: { atMs: number; session: SeedSession }[] },
+  durationMs: number,
+  server: RunningServer,
+  options: W9Options,
+): Promise<W9Result> {
+  await server.probe.mark();
+  const rss = { before: server.rssKiB(), max: server.rssKiB(), after: null as number | null };
+  const sampler = setInterval(() => {
+    const now = server.rssKiB();
+    if (now !== null) rss.max = Math.max(rss.max ?? 0, now);
+  }, 100);
+  const cpu0 = server.cpuMs();
+  const errors = new Map<string, number>();
+  const delays: number[] = [];
+  const lags: number[] = [];
+  const spans: { start: number; end: number }[] = [];
+  const done: { start: number; first: number; total: number; tokens: number }[] = [];
+  const content = `Count to ${options.answerTokens}`;
+  let tokensStreamed = 0;
+  const started = performance.now();
+  const one = async (session: SeedSession, atMs: number) => {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, atMs - (performance.now() - started))));
+    const start = performance.now();
+    lags.push(start - started - atMs);
+    const clock = deltaClock(options.tokenDelayMs, delays);
+    try {
+      const t = await withTimeout(
+        client.watchedTurn(session.id, content, (chunk, now) => clock.onChunk(chunk, now)),
+        options.timeoutMs,
+      );
+      done.push({ start, first: clock.firstAt - start, total: t.totalMs, tokens: clock.tokens });
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error))
+        .replace(/[0-9a-f]{8,}|\d+/gi, "#")
+        .slice(0, 200);
+      errors.set(message, (errors.get(message) ?? 0) + 1);
+    }
+    tokensStreamed += clock.tokens;
+    spans.push({ start, end: performance.now() });
+  };
+  await Promise.all(block.arrivals.map((a) => one(a.session, a.atMs)));
+  const wallMs = performance.now() - started;
+  const cpu1 = server.cpuMs();
+  clearInterval(sampler);
+  rss.after = server.rssKiB();
+  const loop = await server.probe.mark();
+  const streaming = (tokens: number) => Math.max(0, tokens - 1) * options.tokenDelayMs;
+  return {
+    rate: block.rate,
+    durationMs,
+    arrivals: block.arrivals.length,
+    completed: done.length,
+    failed: block.arrivals.length - done.length,
+    errors: [...errors]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([message, count]) => ({ message, count })),
+    wallMs,
+    sendLagMs: summarize(lags),
+    tokens: summarize(done.map((d) => d.tokens)),
+    tokensStreamed,
+    startOverheadMs: summarize(done.map((d) => d.first - options.firstTokenDelayMs)),
+    deltaDelayMs: summarize(delays),
+    streamOverheadMs: summarize(done.map((d) => d.total - d.first - streaming(d.tokens))),
+    peakOpen: peakOf(spans),
+    loop,
+    rssKiB: rss,
+    serverCpuMs: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
+  };
+}
+
+/** Most spans open at the same moment: a sweep over starts (+1) and ends (−1). */
+function peakOf(spans: { start: number; end: number }[]): number {
+  const edges = spans.flatMap((s) => [
+    [s.start, 1],
+    [s.end, -1],
+  ]) as [number, number][];
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let peak = 0;
+  for (const [, d] of edges) {
+    open += d;
+    peak = Math.max(peak, open);
+  }
+  return peak;
 }

@@ -94,6 +94,12 @@ describe("natural recall", () => {
       'Offline model reply to: "Tell me about the sea" (I saw 2 earlier messages.)',
     );
   });
+
+  it("counts to N when asked, one word per number, up to 2000", () => {
+    expect(reply([PROMPT, user("Count to 5, please")])).toBe("1 2 3 4 5");
+    expect(String(reply([PROMPT, user("count to 9999")])).split(" ")).toHaveLength(2000);
+    expect(reply([PROMPT, user("Count to 0")])).toContain("Offline model reply to");
+  });
 });
 
 describe("summaries", () => {

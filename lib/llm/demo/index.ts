@@ -37,6 +37,15 @@ function recap(question: string, said: readonly string[]): string {
   return zh ? `到目前为止你说了：\n${list}` : `So far you said:\n${list}`;
 }
 
+/** "Count to 800": a long answer of a known length (one token per number), what the streaming benchmark asks for. */
+const COUNT = /^\s*count\s+to\s+(\d{1,4})\b/i;
+const MAX_COUNT = 2000;
+
+function count(question: string): string | null {
+  const n = Math.min(Number(COUNT.exec(question)?.[1] ?? 0), MAX_COUNT);
+  return n > 0 ? Array.from({ length: n }, (_, i) => i + 1).join(" ") : null;
+}
+
 const ZH_NAME = /(?:我叫|我的名字是)\s*([^\s，,。！？!?；;]+)/u;
 
 function findName(text: string): string | null {
@@ -68,6 +77,7 @@ const quoted = (said: string | undefined, found: string) =>
 
 /** The reply rules, in order: the first that answers wins. */
 const RULES: ((t: Turn) => string | false | null | undefined)[] = [
+  ({ question }) => count(question),
   (t) => FIRST.test(t.question) && quoted(t.earlier.at(-1), "The first message of yours that I can see is"),
   (t) => PREVIOUS.test(t.question) && quoted(t.earlier[0], "Your previous message was"),
   (t) => RECAP.test(t.question) && recap(t.question, t.story),

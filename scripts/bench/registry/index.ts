@@ -16,6 +16,7 @@ import { w5 } from "./w5";
 import { w6 } from "./w6";
 import { w7 } from "./w7";
 import { w8 } from "./w8";
+import { w9 } from "./w9";
 import { w10 } from "./w10";
 
 /**
@@ -38,6 +39,7 @@ export const WORKLOADS: RegisteredWorkload[] = [
   w10,
   w3,
   w6,
+  w9,
   multi,
   mcp,
   integrity,

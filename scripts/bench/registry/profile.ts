@@ -44,9 +44,9 @@ export const profile = workload<Profiled>({
   render: (p) => ["", ...renderProfile(p)],
 });
 
-function renderProfile(p: ProfileSummary & { turns: number }): string[] {
+export function renderProfile(p: ProfileSummary & { turns: number }, what = "W1 turns"): string[] {
   const out = [
-    `CPU profile of the server during ${p.turns} W1 turns — self time by package (${fmtMs(p.busyMs / p.turns)} busy per turn; idle excluded)`,
+    `CPU profile of the server during ${p.turns} ${what} — self time by package (${fmtMs(p.busyMs / p.turns)} busy per turn; idle excluded)`,
     table(
       ["package", "self time", "per turn", "share"],
       p.groups

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { fmtInt, fmtMs, fmtSeconds, table, verdict } from "../report";
 import { round } from "../stats";
 import { runW6, type W6Result, warmW6, worstLoop } from "../streams";
@@ -100,6 +101,13 @@ export const w6 = workload<W6Result[]>({
         `  N=${fmtInt(w.n)}: ${round(w.tokensPerSecond)} tokens/s per answer (median, whole turn); first text byte median ${fmtMs(w.firstDeltaMs.median)}, p99 ${fmtMs(w.firstDeltaMs.p99)}; ` +
           `≤ ${fmtInt(w.heartbeatStatementsMax)} heartbeat statements for all answers (one batched renewal + one batched draft save a second); server CPU ${w.serverCpuMs === null ? "—" : `${fmtMs(w.serverCpuMs / Math.max(w.completed, 1))} per answer`}`,
       );
+      if (w.serverCpuMs !== null && w.completed > 0) {
+        const cores = os.cpus().length;
+        const bound = ((w.serverCpuMs / w.completed) * w.n) / cores;
+        out.push(
+          `  N=${fmtInt(w.n)}: start p99 ${fmtMs(w.startOverheadMs.p99)} against the CPU bound ${fmtMs(bound)} (server CPU per answer × N ÷ ${cores} cores: the last of N starts at once waits for that much work, whatever the code)`,
+        );
+      }
       for (const e of w.errors) out.push(`    FAILED ${e.count}×: ${e.message}`);
     }
     return out;
