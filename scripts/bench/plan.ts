@@ -126,7 +126,23 @@ export function buildPlan(sizes: Sizes, passwordHash: string, password: string):
     w2Users,
     factsUser,
     w1xUsers,
-    sessions: { warmup, count, w1, w1b, countBranched, w2, w3, w4, w5, w6, w6Warmup, w9, w1Facts, backlog, w1x },
+    sessions: {
+      warmup,
+      count,
+      w1,
+      w1b,
+      countBranched,
+      w2,
+      w3,
+      w4,
+      w5,
+      w6,
+      w6Warmup,
+      w9,
+      w1Facts,
+      backlog,
+      w1x,
+    },
   };
 }
 
