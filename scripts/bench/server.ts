@@ -134,7 +134,13 @@ export async function startServer(
           process.execPath,
           [path.join(ROOT, "scripts", "bench", "cluster.cjs"), String(workers), String(port)],
         ]
-      : [path.join(root, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", String(port)]];
+      : [
+          path.join(root, "node_modules", ".bin", "next"),
+          // Idle keep-alive sockets stay open two minutes, as in the e2e servers: with Node's 5 s, a workload that
+          // pauses its requests longer (W8 indexing W1's history) reused a socket the server was closing ("socket
+          // hang up").
+          ["start", "-H", "127.0.0.1", "-p", String(port), "--keepAliveTimeout", "120000"],
+        ];
   const child: ChildProcess = spawn(
     command,
     args,
