@@ -42,7 +42,7 @@ import { type LongTermMemory, loadLongTermMemory } from "./long-term";
 import { loadMemory } from "./memory";
 import { type MemoryConfig, memoryConfig, storedMemorySettings } from "./memory-config";
 import { offeredTools, toolDefinitions, toolsKept, toolTrace } from "./offered-tools";
-import { loadRecall } from "./recall";
+import { loadRecall, questionEmbedding } from "./recall";
 import { seqsOf, type TurnRequest } from "./turn-request";
 
 type StoredMessage = { id: string; seq: number; parentId: string | null; createdAt: Date };
@@ -118,6 +118,7 @@ export async function beginTurn({
   const projectId = await projectOfSession({ sessionId });
   const longTerm = await loadLongTermMemory({ userId, projectId });
   const offered = await offeredTools({ sessionId, userId, longTermMemory: longTerm.enabled });
+  const embedding = overrides.clientMemory ? null : await questionEmbedding({ userId, sessionId, request });
   return withTransaction(async (tx) => {
     const lease = await takeLease(
       { sessionId, userId, leaseId: randomUUID(), leaseSeconds, seqs: seqsOf(request) },
@@ -150,7 +151,10 @@ export async function beginTurn({
     // A client that sends the conversation itself decides its context: nothing is recalled beside it.
     const recall = overrides.clientMemory
       ? null
-      : await loadRecall({ userId, sessionId, projectId, config, question, memory: memory.items }, { tx });
+      : await loadRecall(
+          { userId, sessionId, projectId, config, question, memory: memory.items, embedding },
+          { tx },
+        );
     const begun = contextFor({
       systemPrompt: overrides.systemPrompt ?? env.CHAT_SYSTEM_PROMPT,
       instructions: await loadInstructions({ sessionId, userId }, { tx }),

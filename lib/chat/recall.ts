@@ -1,12 +1,16 @@
 import "server-only";
 import type { Tx } from "@/lib/db/client";
-import { embedQuestion } from "@/lib/db/embeddings";
+import { embedQuestion, type QuestionVector } from "@/lib/db/embeddings";
+import { getAnswerWithQuestion, getQuestionOf } from "@/lib/db/messages";
 import { recallProjectChunks } from "@/lib/db/project-files";
 import { recallCandidates } from "@/lib/db/recall";
+import { getSessionForUserOrThrow } from "@/lib/db/sessions";
+import { getEmbedder } from "@/lib/llm/embeddings";
 import type { MemoryItem, RecallInput } from "@/lib/memory";
 import { shapeQuestion } from "@/lib/search/recall-rank";
 import { recallCandidatesOf } from "./items";
 import type { MemoryConfig } from "./memory-config";
+import type { TurnRequest } from "./turn-request";
 
 // The recall step of a turn's context (docs/decisions/026-recall.md): the recall query, in the turn's transaction,
 // hands ranked candidates to lib/memory, which decides what fits.
@@ -31,6 +35,7 @@ export async function loadRecall(
     config,
     question,
     memory,
+    embedding,
   }: {
     userId: string;
     sessionId: string;
@@ -39,6 +44,8 @@ export async function loadRecall(
     config: MemoryConfig;
     question: { seq: number; text: string };
     memory: readonly MemoryItem[];
+    /** The question's embedding, made before the transaction (`questionEmbedding`); null: lexical only. */
+    embedding: QuestionVector | null;
   },
   { tx }: { tx: Tx },
 ): Promise<RecallInput | null> {
@@ -48,8 +55,6 @@ export async function loadRecall(
     MAX_CANDIDATES,
     Math.max(MIN_CANDIDATES, Math.ceil(maxTokens / TOKENS_PER_CANDIDATE)),
   );
-  // Embedded once: messages and file passages are compared with the same vector.
-  const embedding = await embedQuestion(question.text);
   const hits = await recallCandidates(
     {
       userId,
@@ -77,4 +82,37 @@ export async function loadRecall(
       )
     : [];
   return { candidates: recallCandidatesOf(hits), passages, sessionId, maxTokens };
+}
+
+/**
+ * The turn's question embedded once, before its transaction opens: an embeddings call is a network round trip, and
+ * inside the transaction it would hold SQLite's one writer lock (and the session's row on PostgreSQL) for its length.
+ * Messages and file passages are compared with the same vector. Null without an embeddings model or vector store.
+ * A regenerated or retried answer's question is read first, in the user's own conversation.
+ */
+export async function questionEmbedding({
+  userId,
+  sessionId,
+  request,
+}: {
+  userId: string;
+  sessionId: string;
+  request: TurnRequest;
+}): Promise<QuestionVector | null> {
+  if (!getEmbedder()) return null;
+  const text = "content" in request ? request.content : await storedQuestionText(userId, sessionId, request);
+  return text === null ? null : embedQuestion(text);
+}
+
+async function storedQuestionText(
+  userId: string,
+  sessionId: string,
+  { kind, answerId }: { kind: "regenerate" | "retry"; answerId: string },
+): Promise<string | null> {
+  await getSessionForUserOrThrow({ sessionId, userId });
+  const question =
+    kind === "regenerate"
+      ? await getQuestionOf({ sessionId, answerId })
+      : (await getAnswerWithQuestion({ sessionId, answerId })).question;
+  return question?.text ?? null;
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { embeddingsSettled, embeddingsStatus, scheduleEmbeddings } from "@/lib/chat/embedding-job";
-import { type ChatMessage, databaseKind, db } from "@/lib/db/client";
+import { answerIdOf, drain } from "@/lib/chat/test-helpers";
+import { startTurn } from "@/lib/chat/turn";
+import { type ChatMessage, databaseKind, db, sqlitePath } from "@/lib/db/client";
 import { nearestMessages, vectorStore } from "@/lib/db/embeddings";
 import { recallCandidates } from "@/lib/db/recall";
 import { indexMessages } from "@/lib/db/search";
@@ -166,4 +168,77 @@ describe(`recall embeddings (${kind})`, () => {
       expect(Number(row?.n)).toBe(0);
     }
   });
+
+  it("embeds a turn's question before its transaction: no embeddings call waits while the write lock is held", async () => {
+    const user = await createUser();
+    const session = await db.chatSession.create({ data: { userId: user.id, title: "Lock" } });
+    const question = `${word()} is the question embedded outside the transaction?`;
+    const embedder = getEmbedder();
+    if (!embedder) throw new Error("EMBEDDINGS_MODEL is set: an embedder exists");
+    const embed = embedder.embed;
+    // Each call's texts, and whether a writer could take the database (SQLite) or the session's row (PostgreSQL).
+    const calls: { texts: string[]; free: boolean }[] = [];
+    embedder.embed = async (texts) => {
+      calls.push({ texts, free: await writable(session.id) });
+      return embed.call(embedder, texts);
+    };
+    const regenerated: typeof calls = [];
+    try {
+      const events = await drain(
+        await startTurn({ sessionId: session.id, userId: user.id, input: { content: question } }),
+      );
+      await embeddingsSettled();
+      // A new version of the answer: its question is read back from the history and embedded, still before.
+      const answerId = answerIdOf(events);
+      const before = calls.length;
+      await drain(
+        await startTurn({ sessionId: session.id, userId: user.id, input: { regenerate: answerId } }),
+      );
+      regenerated.push(...calls.slice(before));
+    } finally {
+      embedder.embed = embed;
+    }
+    const asked = calls.filter((c) => c.texts.includes(question));
+    if ((await vectorStore()).kind === "none") {
+      // No vector store (PostgreSQL without pgvector): nothing is embedded at all, in or out of the transaction.
+      expect(calls).toEqual([]);
+      return;
+    }
+    // The question was embedded (by the turn, and once more by the job after the commit), never under the lock.
+    expect(asked.length).toBeGreaterThan(0);
+    expect(regenerated.filter((c) => c.texts.includes(question)).length).toBeGreaterThan(0);
+    expect(calls.map((c) => c.free)).not.toContain(false);
+  });
 });
+
+/** Whether another connection could write now, without waiting: the probe of the test above. */
+async function writable(sessionId: string): Promise<boolean> {
+  if (kind === "sqlite") {
+    const { default: Database } = await import("better-sqlite3");
+    const other = new Database(sqlitePath(env.DATABASE_URL), { timeout: 0 });
+    try {
+      other.exec("BEGIN IMMEDIATE");
+      other.exec("ROLLBACK");
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code?.startsWith("SQLITE_BUSY")) return false;
+      throw e;
+    } finally {
+      other.close();
+    }
+  }
+  const { Client } = await import("pg");
+  const other = new Client({ connectionString: env.DATABASE_URL });
+  await other.connect();
+  try {
+    await other.query("BEGIN");
+    await other.query(`SELECT 1 FROM "ChatSession" WHERE "id" = $1 FOR UPDATE NOWAIT`, [sessionId]);
+    return true;
+  } catch (e) {
+    if ((e as { code?: string }).code === "55P03") return false;
+    throw e;
+  } finally {
+    await other.query("ROLLBACK").catch(() => undefined);
+    await other.end();
+  }
+}
