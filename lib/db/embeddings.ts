@@ -156,7 +156,7 @@ export interface QuestionVector {
 }
 
 /**
- * The question's embedding, or null without EMBEDDINGS_MODEL or a vector store. It is embedded on the turn's path;
+ * The question's embedding, or null without EMBEDDINGS_MODEL or a vector store. A turn embeds it before its transaction;
  * a failing embeddings server leaves recall lexical (and says so in the log).
  */
 export async function embedQuestion(text: string): Promise<QuestionVector | null> {

@@ -365,16 +365,17 @@ async function lexicalMatches(
   // Documents, then their message, then its conversation, one key lookup each: with a hundred ids either engine
   // may otherwise start from the user's conversations and read every message of them (SQLite reorders joins unless
   // they are CROSS JOINs; PostgreSQL chose a merge join over all of ChatMessage when its statistics were stale, and
-  // OFFSET 0 keeps it from flattening the lateral lookups back into a join). The ids are integers the index
-  // returned, written into the statement.
+  // OFFSET 0 keeps it from flattening the lateral lookups back into a join). On SQLite the ids are one JSON
+  // parameter, so the statement is prepared once per connection (written into the text, each turn's was new); on
+  // PostgreSQL they are integers the index returned, written into the statement.
   const rows = await client.$queryRawUnsafe<Row[]>(
     sqlite
       ? `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
-         FROM "SearchDoc" d
+         FROM json_each(?) j
+         CROSS JOIN "SearchDoc" d ON d."id" = j."value"
          CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
          CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
-         WHERE d."id" IN (${ids.join(", ")})
-           AND d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`
+         WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`
       : `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
          FROM "SearchDoc" d
          CROSS JOIN LATERAL (
@@ -385,6 +386,7 @@ async function lexicalMatches(
            SELECT * FROM "ChatSession" t WHERE t."id" = m."sessionId" AND t."userId" = $2 OFFSET 0
          ) s
          WHERE d."id" IN (${ids.join(", ")}) AND d."userId" = $1`,
+    ...(sqlite ? [JSON.stringify(ids)] : []),
     userId,
     userId,
   );
@@ -440,15 +442,17 @@ async function sqliteSlotPool(
   if (slots.length === 0) return new Map();
   const half = slotHalf(slots.length);
   const matches = slots.map((slot) => `${scope} AND body : (${slot.fts})`);
+  // The slot numbers are parameters too: the statement's text depends only on how many slots it reads, so the
+  // connection's statement cache serves it turn after turn.
   const ends = async (ks: number[], order: "ASC" | "DESC") =>
     client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
       ks
         .map(
-          (k) =>
-            `SELECT * FROM (SELECT ${k} AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`,
+          () =>
+            `SELECT * FROM (SELECT ? AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`,
         )
         .join(" UNION ALL "),
-      ...ks.map((k) => matches[k]),
+      ...ks.flatMap((k) => [k, matches[k]]),
     );
   // The earliest ends first: a slot with fewer matches than that has them all, and only the others are read from the
   // newest end too (a walk in descending rowid order costs FTS5 more, and most of a question's slots are rare).
