@@ -336,3 +336,15 @@ describe("the wire handler via the OpenAI SDK: embeddings", () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe("estimateTokens", () => {
+  it("counts code points, a surrogate pair as one, and rounds up", () => {
+    expect(estimateTokens("")).toBe(0);
+    expect(estimateTokens("abcd")).toBe(1);
+    expect(estimateTokens("abcde")).toBe(2);
+    // Four emoji are eight UTF-16 units but four code points; a lone surrogate counts as one.
+    expect(estimateTokens("😀😀😀😀")).toBe(1);
+    expect(estimateTokens("😀😀😀😀\ud800")).toBe(2);
+    expect(estimateTokens("绿松石手链")).toBe(2);
+  });
+});

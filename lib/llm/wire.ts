@@ -32,9 +32,24 @@ interface WireOptions {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Rough token estimate: one token per four characters (code points), rounded up. */
+/**
+ * Rough token estimate: one token per four characters (code points), rounded up. Counted without splitting the
+ * text into an array: a whole context is estimated on every request.
+ */
 export function estimateTokens(text: string): number {
-  return Math.ceil([...text].length / 4);
+  let points = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        points--;
+        i++;
+      }
+    }
+  }
+  return Math.ceil(points / 4);
 }
 
 /** Splits a reply into small word-ish chunks that concatenate back to it exactly. */
