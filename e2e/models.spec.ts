@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expectNoAxeViolations } from "./a11y";
-import { ADMIN, expect, MAIN_URL, test } from "./fixtures";
+import { ADMIN, expect, expectNoSidewaysScroll, MAIN_URL, test } from "./fixtures";
 
 // Several models (issue 25 item 2): two OpenAI-compatible servers started here, added by the admin, picked in the
 // header; each answer says which model wrote it, after a reload too, and "Regenerate with…" writes a new version
@@ -163,11 +163,7 @@ test("the admin adds, disables and deletes a model on /admin/models; axe-clean l
   await admin.setViewportSize({ width: 390, height: 844 });
   await admin.reload();
   await expect(row).toBeVisible();
-  const overflow = await admin.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  expect(overflow, "horizontal overflow on /admin/models").toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(admin, "/admin/models");
 
   // Deleted only after the confirmation.
   await row.getByTestId("model-delete").click();

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { request as playwrightRequest } from "@playwright/test";
-import { errorCode, expect, MAIN_URL, signInViaApi, test } from "./fixtures";
+import { errorCode, expect, expectNoSidewaysScroll, MAIN_URL, signInViaApi, test } from "./fixtures";
 
 // Settings → Password: a change signs out every other browser at once, keeps this one signed in, and keeps
 // API keys working unless the user also revokes them.
@@ -134,9 +134,5 @@ test("the password page: axe finds nothing in light and dark, with its error sho
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Password");
-  const overflow = await page.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
-  expect(overflow, "horizontal overflow on /settings/password").toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page, "/settings/password");
 });

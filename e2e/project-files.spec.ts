@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./a11y";
-import { type ChatPage, expect, test } from "./fixtures";
+import { type ChatPage, expect, expectNoSidewaysScroll, test } from "./fixtures";
 
 // Project files end to end (docs/decisions/037-project-files.md) with the demo model: a file uploaded to a project
 // through POST /api/projects/:id/files, and a question about one of its sentences asked in a conversation of that
@@ -31,12 +31,6 @@ async function upload(request: APIRequestContext, projectId: string, name: strin
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { file: { id: string; chunkCount: number } }).file;
 }
-
-const horizontalOverflow = (page: Page) =>
-  page.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
 
 /** Opens the project's dialog from its group in the sidebar (on a phone, the sidebar's drawer first). */
 async function openProjectDialog(page: Page, projectId: string) {
@@ -237,11 +231,11 @@ test.describe("project files", () => {
     await page.goto(`/c/${sessionId}`);
     const dialog = await openProjectDialog(page, projectId);
     await expect(dialog.getByTestId("project-file")).toHaveCount(1);
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     expect(await dialog.evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
     await dialog.getByTestId("project-file-delete").click();
     await expect(dialog.getByTestId("project-files").getByTestId("confirm-dialog")).toBeVisible();
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
   });
 

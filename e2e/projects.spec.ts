@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expectNoAxeViolations } from "./a11y";
-import { expect, SCRIPTED_URL, test, withScriptedModel } from "./fixtures";
+import { expect, expectNoSidewaysScroll, SCRIPTED_URL, test, withScriptedModel } from "./fixtures";
 
 // Projects in the sidebar (issue 24 item 2, decision 036): a project made from the sidebar, a new chat in it (its
 // instructions in the context, a fact learned there belongs to it), a conversation moved in and out by its row's
@@ -10,12 +10,6 @@ import { expect, SCRIPTED_URL, test, withScriptedModel } from "./fixtures";
 withScriptedModel();
 
 const remember = (fact: string) => `/tool remember ${JSON.stringify({ fact })}`;
-
-const horizontalOverflow = (page: Page) =>
-  page.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return root.scrollWidth - root.clientWidth;
-  });
 
 /** The sidebar's group of the project named `name`. */
 const group = (page: Page, name: string) =>
@@ -261,11 +255,11 @@ test("the sidebar with projects is axe-clean in light and dark and fits a phone"
   await page.getByTestId("menu-button").click();
   await expect(chat.sidebar).toBeVisible();
   await expect(rowOf(falcon, inside)).toBeVisible();
-  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
   const row = rowOf(chat.sidebar.getByTestId("session-list"), pinned);
   await row.getByTestId("session-menu").click();
   await row.getByTestId("menu-move").click();
-  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
   const nav = chat.sidebar.getByRole("navigation");
   expect(await nav.evaluate((n) => n.scrollWidth - n.clientWidth)).toBeLessThanOrEqual(0);
 });

@@ -1,29 +1,24 @@
 import { describe, expect, it, vi } from "vitest";
+import type { EmbeddedTable } from "@/lib/db/embeddings";
 
 // The embedding job's order (docs/decisions/039-chunk-embeddings.md): batches of messages and of project file chunks
 // take turns until neither has any left, each walked from its own cursor. The data layer is replaced by two queues.
 
+type Row = { position: number; key: string | number; text: string };
 const db = vi.hoisted(() => ({
-  messages: [] as { docId: number; messageId: string; text: string }[],
-  chunks: [] as { chunkId: number; text: string }[],
+  messages: [] as Row[],
+  chunks: [] as Row[],
   calls: [] as string[],
 }));
 
 vi.mock("@/lib/db/embeddings", () => ({
   vectorStore: async () => ({ kind: "sqlite-vec" }),
-  messagesToEmbed: async ({ afterDocId, limit }: { afterDocId: number; limit: number }) => {
-    db.calls.push(`messages>${afterDocId}`);
-    return db.messages.filter((m) => m.docId > afterDocId).slice(0, limit);
+  vectorsToMake: async ({ table, after, limit }: { table: EmbeddedTable; after: number; limit: number }) => {
+    db.calls.push(`${table}>${after}`);
+    return db[table].filter((r) => r.position > after).slice(0, limit);
   },
-  chunksToEmbed: async ({ afterId, limit }: { afterId: number; limit: number }) => {
-    db.calls.push(`chunks>${afterId}`);
-    return db.chunks.filter((c) => c.chunkId > afterId).slice(0, limit);
-  },
-  storeEmbeddings: async ({ items }: { items: unknown[] }) => {
-    db.calls.push(`store ${items.length} messages`);
-  },
-  storeChunkEmbeddings: async ({ items }: { items: unknown[] }) => {
-    db.calls.push(`store ${items.length} chunks`);
+  storeVectors: async ({ table, items }: { table: EmbeddedTable; items: unknown[] }) => {
+    db.calls.push(`store ${items.length} ${table}`);
   },
 }));
 
@@ -33,8 +28,8 @@ const embedder = { model: "m", embed: async (texts: string[]) => texts.map(() =>
 
 describe("embedding job", () => {
   it("takes turns between 64 messages and 64 chunks, each from its own cursor, until both are done", async () => {
-    db.messages = Array.from({ length: 100 }, (_, i) => ({ docId: i + 1, messageId: `m${i}`, text: "t" }));
-    db.chunks = Array.from({ length: 150 }, (_, i) => ({ chunkId: 1000 + i, text: "c" }));
+    db.messages = Array.from({ length: 100 }, (_, i) => ({ position: i + 1, key: `m${i}`, text: "t" }));
+    db.chunks = Array.from({ length: 150 }, (_, i) => ({ position: 1000 + i, key: 1000 + i, text: "c" }));
     scheduleEmbeddings(embedder);
     await embeddingsSettled();
     expect(db.calls).toEqual([
@@ -54,7 +49,7 @@ describe("embedding job", () => {
     ]);
 
     // A later upload: only the new chunks, from where the chunk cursor stopped.
-    db.chunks.push({ chunkId: 2000, text: "new" });
+    db.chunks.push({ position: 2000, key: 2000, text: "new" });
     scheduleEmbeddings(embedder);
     await embeddingsSettled();
     expect(db.calls.slice(13)).toEqual([
@@ -67,7 +62,7 @@ describe("embedding job", () => {
   });
   it("lets the process handle other work between batches", async () => {
     db.calls = [];
-    db.messages = Array.from({ length: 300 }, (_, i) => ({ docId: 5000 + i, messageId: `n${i}`, text: "t" }));
+    db.messages = Array.from({ length: 300 }, (_, i) => ({ position: 5000 + i, key: `n${i}`, text: "t" }));
     const order: string[] = [];
     scheduleEmbeddings(embedder);
     setImmediate(() =>

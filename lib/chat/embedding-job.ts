@@ -1,12 +1,6 @@
 import "server-only";
 import { setImmediate as nextLoopTurn } from "node:timers/promises";
-import {
-  chunksToEmbed,
-  messagesToEmbed,
-  storeChunkEmbeddings,
-  storeEmbeddings,
-  vectorStore,
-} from "@/lib/db/embeddings";
+import { type EmbeddedTable, storeVectors, vectorStore, vectorsToMake } from "@/lib/db/embeddings";
 import { type Embedder, getEmbedder } from "@/lib/llm/embeddings";
 import { errorText } from "./stream-answer";
 
@@ -19,13 +13,11 @@ import { errorText } from "./stream-answer";
 
 const BATCH = 64;
 const state: {
-  cursor: number;
-  chunkCursor: number;
+  cursors: Record<EmbeddedTable, number>;
   running: Promise<void> | null;
   again: boolean;
 } = {
-  cursor: 0,
-  chunkCursor: 0,
+  cursors: { messages: 0, chunks: 0 },
   running: null,
   again: false,
 };
@@ -57,35 +49,28 @@ async function embedPending(embedder: Embedder): Promise<void> {
     // SQLite's driver is synchronous and the offline embedder answers in process: without this, a backlog of an
     // import would be one chain of microtasks and the server would read no request until it ended.
     if (round > 0) await nextLoopTurn();
-    const messages = await embedMessages(embedder);
-    const chunks = await embedChunks(embedder);
+    const messages = await embedBatch(embedder, "messages");
+    const chunks = await embedBatch(embedder, "chunks");
     if (messages === 0 && chunks === 0) return;
   }
 }
 
-/** One batch of messages; how many there were. */
-async function embedMessages(embedder: Embedder): Promise<number> {
-  const batch = await messagesToEmbed({ model: embedder.model, afterDocId: state.cursor, limit: BATCH });
+/** One batch of the table's rows from its cursor; how many there were. */
+async function embedBatch(embedder: Embedder, table: EmbeddedTable): Promise<number> {
+  const batch = await vectorsToMake({
+    table,
+    model: embedder.model,
+    after: state.cursors[table],
+    limit: BATCH,
+  });
   if (batch.length === 0) return 0;
   const vectors = await embedder.embed(batch.map((b) => b.text));
-  await storeEmbeddings({
+  await storeVectors({
+    table,
     model: embedder.model,
-    items: batch.map((b, i) => ({ messageId: b.messageId, vector: vectors[i] as number[] })),
+    items: batch.map((b, i) => ({ key: b.key, vector: vectors[i] as number[] })),
   });
-  state.cursor = (batch.at(-1) as (typeof batch)[number]).docId;
-  return batch.length;
-}
-
-/** One batch of project file chunks; how many there were. */
-async function embedChunks(embedder: Embedder): Promise<number> {
-  const batch = await chunksToEmbed({ model: embedder.model, afterId: state.chunkCursor, limit: BATCH });
-  if (batch.length === 0) return 0;
-  const vectors = await embedder.embed(batch.map((b) => b.text));
-  await storeChunkEmbeddings({
-    model: embedder.model,
-    items: batch.map((b, i) => ({ chunkId: b.chunkId, vector: vectors[i] as number[] })),
-  });
-  state.chunkCursor = (batch.at(-1) as (typeof batch)[number]).chunkId;
+  state.cursors[table] = (batch.at(-1) as (typeof batch)[number]).position;
   return batch.length;
 }
 

@@ -55,31 +55,72 @@ const ph = (n: number, from: number, sqlite: boolean) =>
   Array.from({ length: n }, (_, i) => (sqlite ? "?" : `$${from + i}`));
 
 /**
- * Stores (or replaces) embeddings made by `model`. Owner and conversation are read from the message's own rows; a
- * message deleted meanwhile gets none.
+ * The two embedded tables, in what differs: the embeddings table and its key (the embedded row's id; PostgreSQL
+ * casts the parameter to its type), the owner columns copied from the row's own rows (`values`: its id, then its
+ * owners, read through `join` from `v."id"`), and the rows to embed in walk order (by `position`; `ready` leaves out
+ * the unfinished).
  */
-export async function storeEmbeddings(
-  { model, items }: { model: string; items: { messageId: string; vector: number[] }[] },
+const TABLES = {
+  messages: {
+    embeddings: "MessageEmbedding",
+    key: "messageId",
+    keyCast: "",
+    owners: {
+      columns: `"userId", "sessionId"`,
+      values: `m."id", s."userId", m."sessionId"`,
+      join: `JOIN "ChatMessage" m ON m."id" = v."id" JOIN "ChatSession" s ON s."id" = m."sessionId"`,
+    },
+    walk: {
+      rows: `"SearchDoc" d JOIN "ChatMessage" m ON m."id" = d."messageId"`,
+      position: `d."id"`,
+      key: `d."messageId"`,
+      text: `m."text"`,
+      ready: ` AND m."status" <> 'streaming'`,
+    },
+  },
+  chunks: {
+    embeddings: "ProjectChunkEmbedding",
+    key: "chunkId",
+    keyCast: "::int",
+    owners: {
+      columns: `"projectId", "userId"`,
+      values: `c."id", c."projectId", c."userId"`,
+      join: `JOIN "ProjectFileChunk" c ON c."id" = v."id"`,
+    },
+    walk: { rows: `"ProjectFileChunk" c`, position: `c."id"`, key: `c."id"`, text: `c."text"`, ready: "" },
+  },
+} as const;
+
+export type EmbeddedTable = keyof typeof TABLES;
+type KeyOf = { messages: string; chunks: number };
+
+/**
+ * Stores (or replaces) embeddings made by `model` of messages or project file chunks. The owners (user and
+ * conversation, or project and user) are read from the row's own rows; a row deleted meanwhile (with its
+ * conversation, file, project or user) gets none.
+ */
+export async function storeVectors<T extends EmbeddedTable>(
+  { table, model, items }: { table: T; model: string; items: { key: KeyOf[T]; vector: number[] }[] },
   opts: { tx?: Tx } = {},
 ): Promise<void> {
   const store = await vectorStore();
   if (store.kind === "none" || items.length === 0) return;
   const client: Client = opts.tx ?? db;
-  const sqlite = store.kind === "sqlite-vec";
-  for (const { messageId, vector } of items) {
-    const [a, b, c, d, e] = ph(5, 1, sqlite);
-    const pg = !sqlite;
+  const t = TABLES[table];
+  const pg = store.kind === "pgvector";
+  for (const { key, vector } of items) {
+    const [a, b, c, d, e] = ph(5, 1, !pg);
     await client.$executeRawUnsafe(
       `WITH v ("id", "model", "dims", "vector"${pg ? `, "pgvector"` : ""}) AS (
-         VALUES (${a}, ${b}, ${pg ? `${c}::int` : c}, ${pg ? `${d}::bytea` : d}${pg ? `, ${e}::vector` : ""})
+         VALUES (${pg ? `${a}${t.keyCast}` : a}, ${b}, ${pg ? `${c}::int` : c}, ${pg ? `${d}::bytea` : d}${pg ? `, ${e}::vector` : ""})
        )
-       INSERT INTO "MessageEmbedding" ("messageId", "userId", "sessionId", "model", "dims", "vector"${pg ? `, "pgvector"` : ""})
-       SELECT m."id", s."userId", m."sessionId", v."model", v."dims", v."vector"${pg ? `, v."pgvector"` : ""}
-       FROM v JOIN "ChatMessage" m ON m."id" = v."id" JOIN "ChatSession" s ON s."id" = m."sessionId"
+       INSERT INTO "${t.embeddings}" ("${t.key}", ${t.owners.columns}, "model", "dims", "vector"${pg ? `, "pgvector"` : ""})
+       SELECT ${t.owners.values}, v."model", v."dims", v."vector"${pg ? `, v."pgvector"` : ""}
+       FROM v ${t.owners.join}
        WHERE true
-       ON CONFLICT ("messageId") DO UPDATE SET "model" = excluded."model", "dims" = excluded."dims",
+       ON CONFLICT ("${t.key}") DO UPDATE SET "model" = excluded."model", "dims" = excluded."dims",
          "vector" = excluded."vector"${pg ? `, "pgvector" = excluded."pgvector"` : ""}`,
-      messageId,
+      key,
       model,
       vector.length,
       toBytes(vector),
@@ -89,28 +130,35 @@ export async function storeEmbeddings(
 }
 
 /**
- * Up to `limit` indexed messages (user and assistant, with searchable text) that have no embedding by `model`, in
- * index order after `afterDocId`: the backlog (older and imported messages) and each committed turn's messages.
+ * Up to `limit` rows with no embedding by `model`, in walk order after position `after`: indexed messages (user and
+ * assistant, with searchable text, by search index id) or project file chunks (by id) — the backlog (older, imported
+ * or uploaded before) and each committed turn's messages or upload's chunks.
  */
-export async function messagesToEmbed(
-  { model, afterDocId, limit }: { model: string; afterDocId: number; limit: number },
+export async function vectorsToMake<T extends EmbeddedTable>(
+  { table, model, after, limit }: { table: T; model: string; after: number; limit: number },
   opts: { tx?: Tx } = {},
-): Promise<{ docId: number; messageId: string; text: string }[]> {
+): Promise<{ position: number; key: KeyOf[T]; text: string }[]> {
   const client: Client = opts.tx ?? db;
-  const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
-  const [a, b, c] = ph(3, 1, sqlite);
-  const rows = await client.$queryRawUnsafe<{ id: number | bigint; messageId: string; text: string }[]>(
-    `SELECT d."id", d."messageId", m."text"
-     FROM "SearchDoc" d
-     JOIN "ChatMessage" m ON m."id" = d."messageId"
-     LEFT JOIN "MessageEmbedding" e ON e."messageId" = d."messageId" AND e."model" = ${a}
-     WHERE d."id" > ${b} AND e."messageId" IS NULL AND m."status" <> 'streaming'
-     ORDER BY d."id" LIMIT ${c}`,
+  const t = TABLES[table];
+  const w = t.walk;
+  const [a, b, c] = ph(3, 1, databaseKind(env.DATABASE_URL) === "sqlite");
+  const rows = await client.$queryRawUnsafe<
+    { position: number | bigint; key: string | number | bigint; text: string }[]
+  >(
+    `SELECT ${w.position} AS "position", ${w.key} AS "key", ${w.text} AS "text"
+     FROM ${w.rows}
+     LEFT JOIN "${t.embeddings}" e ON e."${t.key}" = ${w.key} AND e."model" = ${a}
+     WHERE ${w.position} > ${b} AND e."${t.key}" IS NULL${w.ready}
+     ORDER BY ${w.position} LIMIT ${c}`,
     model,
-    afterDocId,
+    after,
     limit,
   );
-  return rows.map((r) => ({ docId: Number(r.id), messageId: r.messageId, text: r.text }));
+  return rows.map((r) => ({
+    position: Number(r.position),
+    key: (typeof r.key === "string" ? r.key : Number(r.key)) as KeyOf[T],
+    text: r.text,
+  }));
 }
 
 /**
@@ -171,62 +219,6 @@ export async function embedQuestion(text: string): Promise<QuestionVector | null
     );
     return null;
   }
-}
-
-/**
- * Stores (or replaces) project file chunk embeddings made by `model`. Project and owner are read from the chunk's
- * own row; a chunk deleted meanwhile (its file, project or user) gets none.
- */
-export async function storeChunkEmbeddings(
-  { model, items }: { model: string; items: { chunkId: number; vector: number[] }[] },
-  opts: { tx?: Tx } = {},
-): Promise<void> {
-  const store = await vectorStore();
-  if (store.kind === "none" || items.length === 0) return;
-  const client: Client = opts.tx ?? db;
-  const pg = store.kind === "pgvector";
-  for (const { chunkId, vector } of items) {
-    const [a, b, c, d, e] = ph(5, 1, !pg);
-    await client.$executeRawUnsafe(
-      `WITH v ("id", "model", "dims", "vector"${pg ? `, "pgvector"` : ""}) AS (
-         VALUES (${pg ? `${a}::int` : a}, ${b}, ${pg ? `${c}::int` : c}, ${pg ? `${d}::bytea` : d}${pg ? `, ${e}::vector` : ""})
-       )
-       INSERT INTO "ProjectChunkEmbedding" ("chunkId", "projectId", "userId", "model", "dims", "vector"${pg ? `, "pgvector"` : ""})
-       SELECT c."id", c."projectId", c."userId", v."model", v."dims", v."vector"${pg ? `, v."pgvector"` : ""}
-       FROM v JOIN "ProjectFileChunk" c ON c."id" = v."id"
-       WHERE true
-       ON CONFLICT ("chunkId") DO UPDATE SET "model" = excluded."model", "dims" = excluded."dims",
-         "vector" = excluded."vector"${pg ? `, "pgvector" = excluded."pgvector"` : ""}`,
-      chunkId,
-      model,
-      vector.length,
-      toBytes(vector),
-      ...(pg ? [pgVector(vector)] : []),
-    );
-  }
-}
-
-/**
- * Up to `limit` project file chunks that have no embedding by `model`, in id order after `afterId`: the backlog
- * (files uploaded or imported before) and each new upload's chunks.
- */
-export async function chunksToEmbed(
-  { model, afterId, limit }: { model: string; afterId: number; limit: number },
-  opts: { tx?: Tx } = {},
-): Promise<{ chunkId: number; text: string }[]> {
-  const client: Client = opts.tx ?? db;
-  const [a, b, c] = ph(3, 1, databaseKind(env.DATABASE_URL) === "sqlite");
-  const rows = await client.$queryRawUnsafe<{ id: number | bigint; text: string }[]>(
-    `SELECT c."id", c."text"
-     FROM "ProjectFileChunk" c
-     LEFT JOIN "ProjectChunkEmbedding" e ON e."chunkId" = c."id" AND e."model" = ${a}
-     WHERE c."id" > ${b} AND e."chunkId" IS NULL
-     ORDER BY c."id" LIMIT ${c}`,
-    model,
-    afterId,
-    limit,
-  );
-  return rows.map((r) => ({ chunkId: Number(r.id), text: r.text }));
 }
 
 /**

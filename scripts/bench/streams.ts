@@ -16,15 +16,30 @@ export interface W6Options {
   timeoutMs: number;
 }
 
-export interface W6Result {
-  n: number;
+/** What W6 and W9 measure alike about a block of streamed answers. */
+interface StreamsResult {
   completed: number;
   failed: number;
   /** Up to five distinct failure messages, with how often each occurred. */
   errors: { message: string; count: number }[];
+  /** The block's start → its last answer ended. */
   wallMs: number;
-  /** Model tokens (the offline model's chunks) per answer, rebuilt from the streamed text. */
+  /** Model tokens (the offline model's chunks) per completed answer, rebuilt from the streamed text. */
   tokens: Summary;
+  /** Request → first text byte − the model's first-token delay: the turn's start (auth, lease, memory, context). */
+  startOverheadMs: Summary;
+  /** First text byte → end of stream − the model's time between its first and last token: carrying the stream
+   * while the others stream too, plus the commit. */
+  streamOverheadMs: Summary;
+  /** Most answers streaming at the same moment (from the client's start and end times). */
+  peakOpen: number;
+  loop: LoopDelay[];
+  rssKiB: { before: number | null; max: number | null; after: number | null };
+  serverCpuMs: number | null;
+}
+
+export interface W6Result extends StreamsResult {
+  n: number;
   /** The model's own time per answer: first-token delay + (tokens − 1) × token delay. */
   modelMs: Summary;
   /** Request → end of stream. */
@@ -33,21 +48,11 @@ export interface W6Result {
   firstDeltaMs: Summary;
   /** Turn wall time − the model's own time. */
   overheadMs: Summary;
-  /** Request → first text byte − the model's first-token delay: the turn's start (auth, lease, memory, context). */
-  startOverheadMs: Summary;
-  /** First text byte → end of stream − the model's time between its first and last token: carrying the stream
-   * while the others stream too, plus the commit. */
-  streamOverheadMs: Summary;
   /** Tokens per second of a whole answer (tokens / turn wall time), median. */
   tokensPerSecond: number;
-  /** Most answers streaming at the same moment (from the client's start and end times). */
-  peakOpen: number;
   /** Heartbeat statements: the process's one heartbeat renews every open lease in one statement and saves the
    * changed drafts in another, once a second (lib/chat/heartbeats.ts) — at most 2 per second of the block. */
   heartbeatStatementsMax: number;
-  loop: LoopDelay[];
-  rssKiB: { before: number | null; max: number | null; after: number | null };
-  serverCpuMs: number | null;
 }
 
 /**
@@ -83,13 +88,22 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
     );
   });
 
-export async function runW6(
-  client: Client,
-  sessions: SeedSession[],
-  server: RunningServer,
-  options: W6Options,
-): Promise<W6Result> {
-  await server.probe.mark(); // event-loop delay from here on
+/** A completed answer: request → first text byte, request → end of stream, model tokens. */
+interface Answer {
+  first: number;
+  total: number;
+  tokens: number;
+}
+
+/** The model's time between its first and last token of an answer. */
+const streamingMs = (tokens: number, options: W6Options) => Math.max(0, tokens - 1) * options.tokenDelayMs;
+
+/**
+ * Starts watching a block of streamed answers: the server's event loop (from here on), RSS (sampled every 100 ms)
+ * and CPU, the wall clock, each answer's span and each failure; `stop` ends the watch and gives the shared figures.
+ */
+async function watchStreams(server: RunningServer, options: W6Options) {
+  await server.probe.mark();
   const rss = { before: server.rssKiB(), max: server.rssKiB(), after: null as number | null };
   const sampler = setInterval(() => {
     const now = server.rssKiB();
@@ -99,55 +113,77 @@ export async function runW6(
   const started = performance.now();
   const spans: { start: number; end: number }[] = [];
   const errors = new Map<string, number>();
-  const done: { total: number; firstDelta: number; tokens: number; model: number }[] = [];
-  const streaming = (tokens: number) => Math.max(0, tokens - 1) * options.tokenDelayMs;
+  return {
+    started,
+    failed(error: unknown) {
+      const message = (error instanceof Error ? error.message : String(error))
+        .replace(/[0-9a-f]{8,}|\d+/gi, "#")
+        .slice(0, 200);
+      errors.set(message, (errors.get(message) ?? 0) + 1);
+    },
+    /** An answer started at `start` has ended, completed or not. */
+    ended(start: number) {
+      spans.push({ start, end: performance.now() });
+    },
+    async stop(sent: number, done: Answer[]): Promise<StreamsResult> {
+      const wallMs = performance.now() - started;
+      const cpu1 = server.cpuMs();
+      clearInterval(sampler);
+      rss.after = server.rssKiB();
+      const loop = await server.probe.mark();
+      return {
+        completed: done.length,
+        failed: sent - done.length,
+        errors: [...errors]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([message, count]) => ({ message, count })),
+        wallMs,
+        tokens: summarize(done.map((d) => d.tokens)),
+        startOverheadMs: summarize(done.map((d) => d.first - options.firstTokenDelayMs)),
+        streamOverheadMs: summarize(done.map((d) => d.total - d.first - streamingMs(d.tokens, options))),
+        peakOpen: peakOf(spans),
+        loop,
+        rssKiB: rss,
+        serverCpuMs: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
+      };
+    },
+  };
+}
+
+export async function runW6(
+  client: Client,
+  sessions: SeedSession[],
+  server: RunningServer,
+  options: W6Options,
+): Promise<W6Result> {
+  const watch = await watchStreams(server, options);
+  const done: (Answer & { model: number })[] = [];
   await Promise.all(
     sessions.map(async (session, i) => {
       const start = performance.now();
       try {
         const t = await withTimeout(client.turn(session.id, w6Content(i)), options.timeoutMs);
         const tokens = chunkReply(answerText(t.body)).length;
-        const model = options.firstTokenDelayMs + streaming(tokens);
-        done.push({ total: t.totalMs, firstDelta: t.firstDeltaMs, tokens, model });
+        const model = options.firstTokenDelayMs + streamingMs(tokens, options);
+        done.push({ total: t.totalMs, first: t.firstDeltaMs, tokens, model });
       } catch (error) {
-        const message = (error instanceof Error ? error.message : String(error))
-          .replace(/[0-9a-f]{8,}|\d+/gi, "#")
-          .slice(0, 200);
-        errors.set(message, (errors.get(message) ?? 0) + 1);
+        watch.failed(error);
       }
-      spans.push({ start, end: performance.now() });
+      watch.ended(start);
     }),
   );
-  const wallMs = performance.now() - started;
-  const cpu1 = server.cpuMs();
-  clearInterval(sampler);
-  rss.after = server.rssKiB();
-  const loop = await server.probe.mark();
-
-  const peakOpen = peakOf(spans);
+  const shared = await watch.stop(sessions.length, done);
   const tps = done.map((d) => (d.tokens / d.total) * 1000);
   return {
     n: sessions.length,
-    completed: done.length,
-    failed: sessions.length - done.length,
-    errors: [...errors]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5)
-      .map(([message, count]) => ({ message, count })),
-    wallMs,
-    tokens: summarize(done.map((d) => d.tokens)),
+    ...shared,
     modelMs: summarize(done.map((d) => d.model)),
     totalMs: summarize(done.map((d) => d.total)),
-    firstDeltaMs: summarize(done.map((d) => d.firstDelta)),
+    firstDeltaMs: summarize(done.map((d) => d.first)),
     overheadMs: summarize(done.map((d) => d.total - d.model)),
-    startOverheadMs: summarize(done.map((d) => d.firstDelta - options.firstTokenDelayMs)),
-    streamOverheadMs: summarize(done.map((d) => d.total - d.firstDelta - streaming(d.tokens))),
     tokensPerSecond: summarize(tps).median,
-    peakOpen,
-    heartbeatStatementsMax: 2 * Math.ceil(wallMs / 1000),
-    loop,
-    rssKiB: rss,
-    serverCpuMs: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
+    heartbeatStatementsMax: 2 * Math.ceil(shared.wallMs / 1000),
   };
 }
 
@@ -175,30 +211,16 @@ export interface W9Options extends W6Options {
   answerTokens: number;
 }
 
-export interface W9Result {
+export interface W9Result extends StreamsResult {
   rate: number;
   durationMs: number;
   arrivals: number;
-  completed: number;
-  failed: number;
-  errors: { message: string; count: number }[];
-  /** First arrival → last answer ended. */
-  wallMs: number;
   /** How late the client sent each turn behind its planned arrival (the client's own lag). */
   sendLagMs: Summary;
-  tokens: Summary;
   /** Tokens received over all answers of the block, those that failed included (what the server's CPU carried). */
   tokensStreamed: number;
-  /** Request → first text byte − the model's first-token delay. */
-  startOverheadMs: Summary;
   /** Each delta event after the first: arrival − when the model made its first token (first delta + k × delay). */
   deltaDelayMs: Summary;
-  /** First text byte → end − the model's time between its first and last token. */
-  streamOverheadMs: Summary;
-  peakOpen: number;
-  loop: LoopDelay[];
-  rssKiB: { before: number | null; max: number | null; after: number | null };
-  serverCpuMs: number | null;
 }
 
 /** Follows one W9 answer's event stream: its tokens so far and how late each delta came behind the schedule. */
@@ -235,21 +257,13 @@ export async function runW9(
   server: RunningServer,
   options: W9Options,
 ): Promise<W9Result> {
-  await server.probe.mark();
-  const rss = { before: server.rssKiB(), max: server.rssKiB(), after: null as number | null };
-  const sampler = setInterval(() => {
-    const now = server.rssKiB();
-    if (now !== null) rss.max = Math.max(rss.max ?? 0, now);
-  }, 100);
-  const cpu0 = server.cpuMs();
-  const errors = new Map<string, number>();
+  const watch = await watchStreams(server, options);
+  const { started } = watch;
   const delays: number[] = [];
   const lags: number[] = [];
-  const spans: { start: number; end: number }[] = [];
-  const done: { start: number; first: number; total: number; tokens: number }[] = [];
+  const done: Answer[] = [];
   const content = `Count to ${options.answerTokens}`;
   let tokensStreamed = 0;
-  const started = performance.now();
   const one = async (session: SeedSession, atMs: number) => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, atMs - (performance.now() - started))));
     const start = performance.now();
@@ -260,44 +274,22 @@ export async function runW9(
         client.watchedTurn(session.id, content, (chunk, now) => clock.onChunk(chunk, now)),
         options.timeoutMs,
       );
-      done.push({ start, first: clock.firstAt - start, total: t.totalMs, tokens: clock.tokens });
+      done.push({ first: clock.firstAt - start, total: t.totalMs, tokens: clock.tokens });
     } catch (error) {
-      const message = (error instanceof Error ? error.message : String(error))
-        .replace(/[0-9a-f]{8,}|\d+/gi, "#")
-        .slice(0, 200);
-      errors.set(message, (errors.get(message) ?? 0) + 1);
+      watch.failed(error);
     }
     tokensStreamed += clock.tokens;
-    spans.push({ start, end: performance.now() });
+    watch.ended(start);
   };
   await Promise.all(block.arrivals.map((a) => one(a.session, a.atMs)));
-  const wallMs = performance.now() - started;
-  const cpu1 = server.cpuMs();
-  clearInterval(sampler);
-  rss.after = server.rssKiB();
-  const loop = await server.probe.mark();
-  const streaming = (tokens: number) => Math.max(0, tokens - 1) * options.tokenDelayMs;
   return {
     rate: block.rate,
     durationMs,
     arrivals: block.arrivals.length,
-    completed: done.length,
-    failed: block.arrivals.length - done.length,
-    errors: [...errors]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5)
-      .map(([message, count]) => ({ message, count })),
-    wallMs,
+    ...(await watch.stop(block.arrivals.length, done)),
     sendLagMs: summarize(lags),
-    tokens: summarize(done.map((d) => d.tokens)),
     tokensStreamed,
-    startOverheadMs: summarize(done.map((d) => d.first - options.firstTokenDelayMs)),
     deltaDelayMs: summarize(delays),
-    streamOverheadMs: summarize(done.map((d) => d.total - d.first - streaming(d.tokens))),
-    peakOpen: peakOf(spans),
-    loop,
-    rssKiB: rss,
-    serverCpuMs: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
   };
 }
 
