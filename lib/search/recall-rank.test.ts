@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuse, shapeQuestion } from "./recall-rank";
+import { fuse, rankCandidates, shapeQuestion } from "./recall-rank";
 
 describe("shapeQuestion slots", () => {
   it("searches each content term as its own bounded lookup, its expansions apart at a lower weight", () => {
@@ -40,6 +40,38 @@ describe("shapeQuestion slots", () => {
   it("cuts a Chinese question as the index does: its bigrams are the lookups", () => {
     const own = shapeQuestion("我什么时候去了杭州？").slots.map((s) => s.fts);
     expect(own.some((f) => f.split(" OR ").includes('"杭州"'))).toBe(true);
+  });
+
+  it("searches a Chinese question's characters too, as prefixes standing for their bigram, stop characters left out", () => {
+    const shape = shapeQuestion("我每天开工前喝哪种茶？");
+    const forms = shape.slots.flatMap((s) => s.fts.split(" OR ").map((f) => ({ f, weight: s.weight })));
+    expect(forms).toContainEqual({ f: '"茶"*', weight: 0.6 });
+    expect(forms).toContainEqual({ f: '"喝"*', weight: 0.6 });
+    for (const stop of ["我", "每", "哪"]) expect(forms.map((x) => x.f)).not.toContain(`"${stop}"*`);
+    // Each character is searched once, and a character that is a term itself is not repeated.
+    expect(new Set(forms.map((x) => x.f)).size).toBe(forms.length);
+    expect(shapeQuestion("猫").expansions).toEqual([]);
+  });
+
+  it("ranks a message holding the question's one-character word inside a longer run above one without it", () => {
+    const question = shapeQuestion("我每天开工前喝哪种茶？");
+    const at = new Date("2026-11-01T08:00:00Z");
+    const candidate = (messageId: string, text: string) => ({
+      messageId,
+      sessionId: "s",
+      seq: 1,
+      role: "user",
+      createdAt: at,
+      text,
+      engine: 0,
+    });
+    // No bigram of the question is in either message: only 喝 and 茶, as characters, tell them apart.
+    const ranked = rankCandidates(
+      question,
+      [candidate("other", "昨晚看了一部电影。"), candidate("tea", "早上必喝茉莉花茶。")],
+      new Map(),
+    );
+    expect(ranked.map((c) => c.messageId)).toEqual(["tea", "other"]);
   });
 });
 

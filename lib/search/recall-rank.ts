@@ -43,7 +43,7 @@ export function shapeQuestion(text: string): QuestionShape {
     const b = order[i + 1] as QuestionTerm;
     if (a.term !== b.term) pairs.push([a, b]);
   }
-  const expansions = expand(whole);
+  const expansions = [...expand(whole), ...characters(whole)];
   const forms = (t: QuestionTerm) => [
     `${ftsString(t.term)}${t.prefix ? "*" : ""}`,
     ...(t.stem ? [ftsString(t.stem)] : []),
@@ -109,6 +109,31 @@ function expand(terms: QuestionTerm[]): { term: QuestionTerm; slot: number }[] {
     }
   });
   return out.slice(0, MAX_EXPANSIONS);
+}
+
+/** At most this many single characters of a question's CJK terms are searched on their own. */
+const MAX_CHARACTERS = 8;
+const HAN = /^[\p{scx=Han}]{2}$/u;
+
+/**
+ * The characters of the question's CJK bigrams, each standing for the bigram it came from (searched as a prefix,
+ * so it matches wherever it stands in a message). A question's bigram is often the seam between two words
+ * (喝哪种茶 → 种茶), and a word of one character (茶, 车) is only found by itself: single characters beside
+ * bigrams is the usual way to search Chinese without a word segmenter. Stop characters are left out.
+ */
+function characters(terms: QuestionTerm[]): { term: QuestionTerm; slot: number }[] {
+  const own = new Set(terms.map((t) => t.term));
+  const seen = new Set<string>();
+  const out: { term: QuestionTerm; slot: number }[] = [];
+  terms.forEach((t, slot) => {
+    if (!HAN.test(t.term)) return;
+    for (const c of t.term) {
+      if (own.has(c) || seen.has(c) || isStopTerm(c)) continue;
+      seen.add(c);
+      out.push({ term: { term: c, stem: null, prefix: true }, slot });
+    }
+  });
+  return out.slice(0, MAX_CHARACTERS);
 }
 
 /** One match of the index, as the database layer read it. */
