@@ -28,8 +28,8 @@ async function createUser() {
   });
 }
 
-type Role = "user" | "assistant";
-type Spec = [Role, string] | [Role, string, { parent: number }];
+type Role = "user" | "assistant" | "tool";
+type Spec = [Role, string] | [Role, string, { parent?: number; parts?: object }];
 
 /**
  * A conversation of these messages (seq = position + 1), each the child of the one before unless `parent` names
@@ -40,7 +40,7 @@ async function conversation(userId: string, specs: Spec[], title = "Talk") {
     const session = await tx.chatSession.create({ data: { userId, title, lastSeq: specs.length } });
     const rows: ChatMessage[] = [];
     for (const [i, [role, text, opts]] of specs.entries()) {
-      const parent = opts ? rows[opts.parent - 1] : rows.at(-1);
+      const parent = opts?.parent ? rows[opts.parent - 1] : rows.at(-1);
       rows.push(
         await tx.chatMessage.create({
           data: {
@@ -50,11 +50,19 @@ async function conversation(userId: string, specs: Spec[], title = "Talk") {
             text,
             parentId: parent?.id ?? null,
             createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+            ...(opts?.parts ? { parts: opts.parts } : {}),
           },
         }),
       );
     }
-    await indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })) }, { tx });
+    await indexMessages(
+      {
+        docs: rows.flatMap((r) =>
+          r.role === "tool" ? [] : [{ ...r, userId, role: r.role as "user" | "assistant" }],
+        ),
+      },
+      { tx },
+    );
     const last = rows.at(-1) as ChatMessage;
     await tx.chatSession.update({
       where: { id: session.id },
@@ -95,6 +103,36 @@ describe(`recall candidates (${kind})`, () => {
     expect(hits[0]).toMatchObject({ sessionId: session.id, sessionTitle: "Talk", role: "user" });
     expect(hits[0]?.createdAt).toEqual(new Date(Date.UTC(2026, 0, 1)));
     expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Number.POSITIVE_INFINITY);
+  });
+
+  it("pairs a question with its final answer past tool steps, even when the index matched the tool call", async () => {
+    const user = await createUser();
+    const code = word();
+    const call = { id: "call_1", name: "remember", arguments: JSON.stringify({ text: code }) };
+    const { session } = await conversation(user.id, [
+      ["user", `The locker code is ${code}, please remember it`],
+      ["assistant", `Saving ${code} for you.`, { parts: { toolCalls: [call] } }],
+      ["tool", "ok"],
+      ["assistant", "Done, I will keep it safe."],
+      ["user", "unrelated small talk"],
+      ["assistant", "Sure."],
+      ["user", `What was the locker code ${code}?`],
+    ]);
+    const hits = await recallCandidates({
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation",
+      question: `what was the locker code, ${code}?`,
+      leafSeq: 7,
+      limit: 5,
+    });
+    const question = hits.find((h) => h.seq === 1);
+    expect(question?.partner).toMatchObject({
+      seq: 4,
+      role: "assistant",
+      text: "Done, I will keep it safe.",
+    });
+    expect(hits.map((h) => h.partner?.seq)).not.toContain(2);
   });
 
   it("ranks a message holding all the question's words, and the phrase, above one holding some", async () => {

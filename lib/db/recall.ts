@@ -119,6 +119,8 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   if (scope === "conversation" && coversEveryEarlierSeq(args.excludeSeqs ?? [], leafSeq)) return [];
   const question = shapeQuestion(args.question);
   const known = new Map<string, SessionRow>();
+  /** The messages the index matched, by conversation and seq: a candidate's partner is often one of them. */
+  const read = new Map<string, Map<number, MessageRow>>();
   // Scope all inside a project: that project's conversations only (checked on the rows below whatever matched).
   const project = scope === "all" ? (args.projectId ?? null) : null;
   const lexical =
@@ -135,6 +137,7 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
           question,
           leafSeq,
           sessions: known,
+          messages: read,
         });
   const embedding = args.embedding === undefined ? await embedQuestion(args.question) : args.embedding;
   const near = await vectorMatches(client, { userId, sessionId, scope, embedding });
@@ -211,7 +214,7 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   for (const c of nearest.slice(0, Math.max(RESCORED, limit))) {
     if (!inTop.has(c.messageId)) top.push({ ...c, score: 0 });
   }
-  const partners = await findPartners(client, top, scopes);
+  const partners = await findPartners(client, top, scopes, read);
   const lexicalOrder = rankCandidates(question, top, new Map([...partners].map(([id, p]) => [id, p.text])));
   const ranked =
     near.distance.size === 0 ? lexicalOrder.slice(0, limit) : fuse(lexicalOrder, nearest).slice(0, limit);
@@ -321,6 +324,7 @@ async function lexicalMatches(
     question,
     leafSeq,
     sessions,
+    messages,
   }: {
     userId: string;
     token: IndexScope;
@@ -329,6 +333,8 @@ async function lexicalMatches(
     leafSeq: number;
     /** Filled with the conversations of the matches (owned by the user: checked in the statement). */
     sessions: Map<string, SessionRow>;
+    /** Filled with the matched messages, as `readSeqs` reads them. */
+    messages: Map<string, Map<number, MessageRow>>;
   },
 ): Promise<LexicalCandidate[]> {
   type Row = {
@@ -339,6 +345,8 @@ async function lexicalMatches(
     role: string;
     createdAt: unknown;
     text: string;
+    parts: unknown;
+    status: string;
     title: string;
     memoryStartSeq: number | bigint;
     forks: number | bigint;
@@ -370,16 +378,16 @@ async function lexicalMatches(
   // PostgreSQL they are integers the index returned, written into the statement.
   const rows = await client.$queryRawUnsafe<Row[]>(
     sqlite
-      ? `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
+      ? `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
          FROM json_each(?) j
          CROSS JOIN "SearchDoc" d ON d."id" = j."value"
          CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
          CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
          WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`
-      : `SELECT d."id" AS doc, m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", ${SESSION_COLUMNS}
+      : `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
          FROM "SearchDoc" d
          CROSS JOIN LATERAL (
-           SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text" FROM "ChatMessage" c
+           SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text", c."parts", c."status" FROM "ChatMessage" c
            WHERE c."id" = d."messageId" AND c."status" <> 'streaming' OFFSET 0
          ) m
          CROSS JOIN LATERAL (
@@ -401,6 +409,11 @@ async function lexicalMatches(
       temporary: Boolean(Number(r.temporary)),
       projectId: r.projectId,
     });
+  }
+  for (const r of rows) {
+    const row = messageRow({ ...r, seq: Number(r.seq), createdAt: toDate(r.createdAt) });
+    const bySeq = messages.get(row.sessionId) ?? new Map<number, MessageRow>();
+    messages.set(row.sessionId, bySeq.set(row.seq, row));
   }
   return rows.map((r) => ({
     messageId: r.id,
@@ -563,6 +576,9 @@ function scorePool(
   return new Map([...newest, ...oldest]);
 }
 
+/** The message columns each match carries: what ranking reads, and what `readSeqs` would read for a partner. */
+const MESSAGE_COLUMNS = `m."id", m."sessionId", m."seq", m."role", m."createdAt", m."text", m."parts", m."status"`;
+
 /** The conversation columns each match carries, so no separate read of the conversations is needed. */
 const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq", s."temporary", s."projectId"`;
 
@@ -669,20 +685,32 @@ async function readSeqs(
         parts: true,
       },
     });
-    for (const r of rows) {
-      const parts = typeof r.parts === "string" ? (JSON.parse(r.parts) as unknown) : r.parts;
-      const toolStep = typeof parts === "object" && parts !== null && "toolCalls" in parts;
-      known.set(r.seq, {
-        id: r.id,
-        sessionId: r.sessionId,
-        seq: r.seq,
-        role: toolStep ? "tool" : String(r.role),
-        createdAt: r.createdAt,
-        text: r.text,
-        status: String(r.status),
-      });
-    }
+    for (const r of rows) known.set(r.seq, messageRow(r));
   }
+}
+
+/** A message as partner finding sees it: an assistant message that calls tools is a tool step. */
+function messageRow(r: {
+  id: string;
+  sessionId: string;
+  seq: number;
+  role: string;
+  createdAt: Date;
+  text: string;
+  status: string;
+  parts: unknown;
+}): MessageRow {
+  const parts = typeof r.parts === "string" ? (JSON.parse(r.parts) as unknown) : r.parts;
+  const toolStep = typeof parts === "object" && parts !== null && "toolCalls" in parts;
+  return {
+    id: r.id,
+    sessionId: r.sessionId,
+    seq: r.seq,
+    role: toolStep ? "tool" : String(r.role),
+    createdAt: r.createdAt,
+    text: r.text,
+    status: String(r.status),
+  };
 }
 
 /**
@@ -694,8 +722,15 @@ async function findPartners(
   client: Client,
   candidates: LexicalCandidate[],
   scopes: Map<string, Scope>,
+  /** Messages read already (the index's matches): those on a visible path are not read again. */
+  read: Map<string, Map<number, MessageRow>>,
 ): Promise<Map<string, MessageRow>> {
   const rows = new Map<string, Map<number, MessageRow>>();
+  for (const [sessionId, bySeq] of read) {
+    const sc = scopes.get(sessionId);
+    if (!sc) continue;
+    rows.set(sessionId, new Map([...bySeq].filter(([seq]) => isVisible(sc, seq, true))));
+  }
   const partners = new Map<string, MessageRow>();
   let open = candidates;
   for (const [from, to] of [
