@@ -3,6 +3,7 @@ import { GeistSans } from "geist/font/sans";
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { parseTheme, THEME_COOKIE } from "@/components/theme/theme";
+import { HydratedMark } from "@/components/ui/hydrated-mark";
 import { I18nProvider } from "@/lib/i18n/client";
 import { getLocale, getMessages, getT } from "@/lib/i18n/server";
 import "./globals.css";
@@ -45,6 +46,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         <I18nProvider locale={locale} messages={messages}>
           {children}
         </I18nProvider>
+        <HydratedMark />
       </body>
     </html>
   );

@@ -129,6 +129,12 @@ export class ChatPage {
   /** Opens a new chat, or the conversation `sessionId`, and waits for the composer. */
   async goto(sessionId?: string) {
     await this.page.goto(sessionId ? `/c/${sessionId}` : "/");
+    await this.hydrated();
+  }
+
+  /** After a navigation or reload: the page's controls work once React has hydrated what the server rendered. */
+  async hydrated() {
+    await expect(this.page.locator("html")).toHaveAttribute("data-hydrated", "true");
     await expect(this.input).toBeVisible();
   }
 

@@ -100,6 +100,7 @@ test.describe("recall with the demo model", () => {
 
     // The line is part of the stored answer: a reload shows it again.
     await page.reload();
+    await chat.hydrated();
     await expect(chat.assistantItems.last().getByTestId("memory-used")).toBeVisible();
 
     // Following the link opens the conversation at the statement.
