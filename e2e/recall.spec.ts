@@ -69,6 +69,8 @@ test.describe("recall with the demo model", () => {
     chat,
     user: _user,
   }) => {
+    // Two axe runs, a reload and a navigation besides the turn: at load ~10 on two cores it took 28–33 s.
+    test.setTimeout(90_000);
     const { sessionId, factId } = await seed(page.request, {
       title: "Desk tips",
       statement: "My dog is called Biscuit.",
@@ -149,6 +151,8 @@ test.describe("recall with the demo model", () => {
     chat,
     user: _user,
   }) => {
+    // Two axe runs, a reload and a navigation besides the turn: at load ~10 on two cores it took 28–33 s.
+    test.setTimeout(90_000);
     const { sessionId, factId } = await seed(page.request, {
       title: "Desk tips",
       statement: "My dog is called Biscuit.",
