@@ -4,6 +4,8 @@ import {
   ftsQuestionMatch,
   parseQuestion,
   pgQuestionQuery,
+  pgQuestionTermExactQuery,
+  pgQuestionTermQuery,
   questionMarks,
   questionTermMatches,
 } from "@/lib/search/question";
@@ -228,6 +230,14 @@ type Hit = {
 
 /** How many of the best lexical matches are ranked again by how much of the question they hold. */
 const RANK_POOL = 200;
+/**
+ * PostgreSQL ranks a bounded set (`search_ranked_docs`, migration search_bounded): the matches among the user's
+ * newest PG_RECENT_DOCS documents, and from the GIN index at most PG_PROBE_CAP matches of each term that matches
+ * fewer than PG_DENSE of those, and of the documents holding all the question's terms or all but one.
+ */
+const PG_RECENT_DOCS = 1000;
+const PG_DENSE = 0.05;
+const PG_PROBE_CAP = 400;
 
 export interface RankedHit {
   messageId: string;
@@ -249,6 +259,8 @@ export interface RankedHit {
  * (FTS5 bm25 / PostgreSQL ts_rank_cd) over any-term matches, then the messages that hold every content term ahead of
  * those that hold some (lib/search's parseQuestion: stop words out, stems in, CJK bigrams). Deterministic: ties go
  * to the newer message. Only the user's own conversations: the owner is in the match and checked on the rows.
+ * SQLite ranks every match; PostgreSQL a bounded set of them (see PG_RECENT_DOCS), its pool chosen by the number of
+ * terms held first, then ts_rank_cd.
  */
 async function rankMessagesForUser(
   { userId, q, pool = RANK_POOL }: { userId: string; q: string; pool?: number },
@@ -277,25 +289,35 @@ async function rankMessagesForUser(
       userId,
     );
   } else {
-    const body = pgQuestionQuery(question);
-    if (!body) return [];
+    const query = pgQuestionQuery(question);
+    if (!query) return [];
+    // The ranked documents, then their message and conversation, one key lookup each (OFFSET 0 keeps PostgreSQL
+    // from flattening the lookups into a join over all of ChatMessage, as it did for recall's pool).
     rows = await tx.$queryRawUnsafe<Hit[]>(
-      `WITH hits AS (
-         SELECT d."id", ts_rank_cd(d."terms", $1::tsquery, 1) AS score
-         FROM "SearchDoc" d
-         WHERE d."terms" @@ ($2::tsquery && ($1::tsquery)) AND d."userId" = $3
-         ORDER BY score DESC, d."id" DESC LIMIT $4
-       )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", hits.score
-       FROM hits
-       JOIN "SearchDoc" d ON d."id" = hits."id"
-       JOIN "ChatMessage" m ON m."id" = d."messageId"
-       JOIN "ChatSession" s ON s."id" = d."sessionId"
-       WHERE s."userId" = $3 AND s."temporary" = false
-       ORDER BY hits.score DESC, hits."id" DESC`,
-      body,
+      `SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", h.score
+       FROM search_ranked_docs(
+         $1::text[]::tsquery[], $2::text[]::tsquery[], $3::tsquery, $4::tsquery, $5, $6::int, $7::float8, $8::int, $9::int
+       ) h
+       CROSS JOIN LATERAL (
+         SELECT x."messageId", x."sessionId", x."createdAt" FROM "SearchDoc" x
+         WHERE x."id" = h."id" AND x."userId" = $5 OFFSET 0
+       ) d
+       CROSS JOIN LATERAL (
+         SELECT c."text", c."role", c."parentId" FROM "ChatMessage" c WHERE c."id" = d."messageId" OFFSET 0
+       ) m
+       CROSS JOIN LATERAL (
+         SELECT t."title" FROM "ChatSession" t
+         WHERE t."id" = d."sessionId" AND t."userId" = $5 AND t."temporary" = false OFFSET 0
+       ) s
+       ORDER BY h.held DESC, h.score DESC, h."id" DESC`,
+      question.terms.map(pgQuestionTermQuery),
+      question.terms.map(pgQuestionTermExactQuery),
+      query,
       pgOwnerLexeme(ownerToken(userId)),
       userId,
+      PG_RECENT_DOCS,
+      PG_DENSE,
+      PG_PROBE_CAP,
       pool,
     );
   }
