@@ -78,7 +78,7 @@ BEGIN
         SELECT array_agg(g."id") INTO more FROM (
           SELECT d."id" FROM "SearchDoc" d WHERE d."terms" @@ (exact[i] && owner) LIMIT cap
         ) g;
-        IF more IS NULL AND exact[i] <> slots[i] THEN
+        IF more IS NULL AND exact[i]::text <> slots[i]::text THEN  -- (tsquery equality ignores prefixes)
           SELECT array_agg(g."id") INTO more FROM (
             SELECT d."id" FROM "SearchDoc" d WHERE d."terms" @@ (slots[i] && owner) LIMIT cap
           ) g;
@@ -130,12 +130,16 @@ BEGIN
     PERFORM set_config('enable_indexscan', 'on', true);
   END IF;
 
+  -- One primary-key lookup per document (OFFSET 0 keeps the planner from reading the user's documents by the
+  -- (userId, id) index and filtering them, which it did on a table whose statistics were stale).
   RETURN QUERY
     SELECT d."id",
       (SELECT count(*)::integer FROM unnest(slots) AS s(q) WHERE d."terms" @@ s.q) AS held,
       ts_rank_cd(d."terms", query, 1) AS score
-    FROM "SearchDoc" d
-    WHERE d."id" = ANY (found) AND d."userId" = uid
+    FROM (SELECT DISTINCT unnest(found) AS doc) f
+    CROSS JOIN LATERAL (
+      SELECT x."id", x."terms" FROM "SearchDoc" x WHERE x."id" = f.doc AND x."userId" = uid OFFSET 0
+    ) d
     ORDER BY 2 DESC, 3 DESC, d."id" DESC
     LIMIT pool;
 END;
