@@ -221,11 +221,12 @@ type Hit = {
   messageId: string;
   sessionId: string;
   createdAt: Date | string;
-  text: string;
   title: string;
-  role: string;
-  parentId: string | null;
   score: number | string;
+  /** PostgreSQL: how many of the question's terms the message holds, counted on its index entry. */
+  held?: number | string;
+  /** SQLite: the message's text, where they are counted. */
+  text?: string;
 };
 
 /** How many of the best lexical matches are ranked again by how much of the question they hold. */
@@ -243,9 +244,6 @@ export interface RankedHit {
   messageId: string;
   sessionId: string;
   title: string;
-  text: string;
-  role: string;
-  parentId: string | null;
   createdAt: Date;
   /**
    * The share of the question's content terms the message has (+1 when it has all), then the engine's score scaled
@@ -276,7 +274,7 @@ async function rankMessagesForUser(
       `WITH hits AS (
          SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
        )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", -hits.rank AS score
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", -hits.rank AS score
        FROM hits
        JOIN "SearchDoc" d ON d."id" = hits.id
        JOIN "ChatMessage" m ON m."id" = d."messageId"
@@ -291,10 +289,11 @@ async function rankMessagesForUser(
   } else {
     const query = pgQuestionQuery(question);
     if (!query) return [];
-    // The ranked documents, then their message and conversation, one key lookup each (OFFSET 0 keeps PostgreSQL
-    // from flattening the lookups into a join over all of ChatMessage, as it did for recall's pool).
+    // The ranked documents, then their conversation, one key lookup each (OFFSET 0 keeps PostgreSQL from
+    // flattening the lookups into a join over a whole table, as it did for recall's pool). The terms each holds are
+    // counted on its index entry, so no text is read here.
     rows = await tx.$queryRawUnsafe<Hit[]>(
-      `SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", h.score
+      `SELECT d."messageId", d."sessionId", d."createdAt", s."title", h.score, h.held
        FROM search_ranked_docs(
          $1::text[]::tsquery[], $2::text[]::tsquery[], $3::tsquery, $4::tsquery, $5, $6::int, $7::float8, $8::int, $9::int
        ) h
@@ -302,9 +301,6 @@ async function rankMessagesForUser(
          SELECT x."messageId", x."sessionId", x."createdAt" FROM "SearchDoc" x
          WHERE x."id" = h."id" AND x."userId" = $5 OFFSET 0
        ) d
-       CROSS JOIN LATERAL (
-         SELECT c."text", c."role", c."parentId" FROM "ChatMessage" c WHERE c."id" = d."messageId" OFFSET 0
-       ) m
        CROSS JOIN LATERAL (
          SELECT t."title" FROM "ChatSession" t
          WHERE t."id" = d."sessionId" AND t."userId" = $5 AND t."temporary" = false OFFSET 0
@@ -324,15 +320,15 @@ async function rankMessagesForUser(
   const best = Math.max(...rows.map((r) => Number(r.score)), Number.MIN_VALUE);
   return rows
     .map((r) => {
-      const held = new Set(indexTerms(r.text));
-      const share = question.terms.filter((t) => questionTermMatches(held, t)).length / question.terms.length;
+      const terms = r.text === undefined ? null : new Set(indexTerms(r.text));
+      const held = terms
+        ? question.terms.filter((t) => questionTermMatches(terms, t)).length
+        : Number(r.held);
+      const share = held / question.terms.length;
       return {
         messageId: r.messageId,
         sessionId: r.sessionId,
         title: r.title,
-        text: r.text,
-        role: String(r.role),
-        parentId: r.parentId,
         createdAt: new Date(r.createdAt),
         // The share of terms decides; the engine's score (scaled below one step of the share) orders within it.
         score:
@@ -348,7 +344,7 @@ async function rankMessagesForUser(
  * module also serves the setup script's indexing.
  */
 async function versionsOf(
-  hits: RankedHit[],
+  hits: { messageId: string; sessionId: string; parentId: string | null }[],
   { tx = db }: TxOption,
 ): Promise<Map<string, { index: number; count: number }>> {
   if (hits.length === 0) return new Map();
@@ -389,8 +385,21 @@ export async function searchMessagesForUser(
     { userId, q, pool: Math.max(RANK_POOL, offset + limit + 1) },
     { tx },
   );
-  const page = ranked.slice(offset, offset + limit);
   const next = offset + limit;
+  // Only the page's messages are read.
+  const ranks = ranked.slice(offset, offset + limit);
+  const messages = new Map(
+    (
+      await (tx ?? db).chatMessage.findMany({
+        where: { id: { in: ranks.map((r) => r.messageId) } },
+        select: { id: true, text: true, role: true, parentId: true },
+      })
+    ).map((m) => [m.id, m]),
+  );
+  const page = ranks.flatMap((r) => {
+    const m = messages.get(r.messageId);
+    return m ? [{ ...r, text: m.text, role: m.role, parentId: m.parentId }] : [];
+  });
   const marks = questionMarks(q);
   const versions = await versionsOf(page, { tx });
   return {
