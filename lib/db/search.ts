@@ -289,21 +289,17 @@ async function rankMessagesForUser(
   } else {
     const query = pgQuestionQuery(question);
     if (!query) return [];
-    // The ranked documents, then their conversation, one key lookup each (OFFSET 0 keeps PostgreSQL from
-    // flattening the lookups into a join over a whole table, as it did for recall's pool). The terms each holds are
-    // counted on its index entry, so no text is read here.
+    // The ranked documents (the user's own), then their conversation, one key lookup each (OFFSET 0 keeps
+    // PostgreSQL from flattening the lookups into a join over a whole table, as it did for recall's pool). The terms
+    // each holds are counted on its index entry, so no text is read here.
     rows = await tx.$queryRawUnsafe<Hit[]>(
-      `SELECT d."messageId", d."sessionId", d."createdAt", s."title", h.score, h.held
+      `SELECT h."messageId", h."sessionId", h."createdAt", s."title", h.score, h.held
        FROM search_ranked_docs(
          $1::text[]::tsquery[], $2::text[]::tsquery[], $3::tsquery, $4::tsquery, $5, $6::int, $7::float8, $8::int, $9::int
        ) h
        CROSS JOIN LATERAL (
-         SELECT x."messageId", x."sessionId", x."createdAt" FROM "SearchDoc" x
-         WHERE x."id" = h."id" AND x."userId" = $5 OFFSET 0
-       ) d
-       CROSS JOIN LATERAL (
          SELECT t."title" FROM "ChatSession" t
-         WHERE t."id" = d."sessionId" AND t."userId" = $5 AND t."temporary" = false OFFSET 0
+         WHERE t."id" = h."sessionId" AND t."userId" = $5 AND t."temporary" = false OFFSET 0
        ) s
        ORDER BY h.held DESC, h.score DESC, h."id" DESC`,
       question.terms.map(pgQuestionTermQuery),

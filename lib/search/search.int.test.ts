@@ -287,7 +287,7 @@ describe(`search (${kind})`, () => {
           expect(page.results).toHaveLength(SEARCH_PAGE_SIZE);
           return (await read(tx)) - before;
         }, BULK);
-        // The newest 1 000 documents, their matches ranked, the pool's rows: not the 6 000 matches.
+        // The newest 1 000 documents and their matches ranked: not the 6 000 matches.
         expect(touched).toBeLessThan(n / 2);
       }
     },

@@ -1,7 +1,8 @@
 -- Raw SQL: SearchDoc is outside the schema's diff (scripts/lib/migrate.ts). Search ranks a bounded set of a user's
 -- documents instead of every match (lib/db/search.ts, docs/decisions/017-search.md "Bounded ranking on PostgreSQL").
 
--- The `pool` best documents of user `uid` for a question: rows (id, held, score), best first — held = how many of
+-- The `pool` best documents of user `uid` for a question: rows (id, held, score, and the document's message,
+-- conversation and time), best first — held = how many of
 -- `slots` (the question's terms, each a tsquery of its forms; `exact` the same without the prefix of a word still
 -- being typed) the document matches, score = ts_rank_cd(terms, `query`, 1), then the newer document. Only a bounded
 -- set of documents is read and ranked:
@@ -21,7 +22,7 @@ CREATE FUNCTION search_ranked_docs(
   slots tsquery[], exact tsquery[], query tsquery, owner tsquery, uid text,
   win integer, dense double precision, cap integer, pool integer
 )
-RETURNS TABLE (id integer, held integer, score real)
+RETURNS TABLE (id integer, held integer, score real, "messageId" text, "sessionId" text, "createdAt" timestamp(3))
 LANGUAGE plpgsql STABLE
 ROWS 200
 SET enable_seqscan = off
@@ -135,10 +136,12 @@ BEGIN
   RETURN QUERY
     SELECT d."id",
       (SELECT count(*)::integer FROM unnest(slots) AS s(q) WHERE d."terms" @@ s.q) AS held,
-      ts_rank_cd(d."terms", query, 1) AS score
+      ts_rank_cd(d."terms", query, 1) AS score,
+      d."messageId", d."sessionId", d."createdAt"
     FROM (SELECT DISTINCT unnest(found) AS doc) f
     CROSS JOIN LATERAL (
-      SELECT x."id", x."terms" FROM "SearchDoc" x WHERE x."id" = f.doc AND x."userId" = uid OFFSET 0
+      SELECT x."id", x."terms", x."messageId", x."sessionId", x."createdAt" FROM "SearchDoc" x
+      WHERE x."id" = f.doc AND x."userId" = uid OFFSET 0
     ) d
     ORDER BY 2 DESC, 3 DESC, d."id" DESC
     LIMIT pool;
