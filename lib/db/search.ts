@@ -4,6 +4,8 @@ import {
   ftsQuestionMatch,
   parseQuestion,
   pgQuestionQuery,
+  pgQuestionTermExactQuery,
+  pgQuestionTermQuery,
   questionMarks,
   questionTermMatches,
 } from "@/lib/search/question";
@@ -219,23 +221,29 @@ type Hit = {
   messageId: string;
   sessionId: string;
   createdAt: Date | string;
-  text: string;
   title: string;
-  role: string;
-  parentId: string | null;
   score: number | string;
+  /** PostgreSQL: how many of the question's terms the message holds, counted on its index entry. */
+  held?: number | string;
+  /** SQLite: the message's text, where they are counted. */
+  text?: string;
 };
 
 /** How many of the best lexical matches are ranked again by how much of the question they hold. */
 const RANK_POOL = 200;
+/**
+ * PostgreSQL ranks a bounded set (`search_ranked_docs`, migration search_bounded): the matches among the user's
+ * newest PG_RECENT_DOCS documents, and from the GIN index at most PG_PROBE_CAP matches of each term that matches
+ * fewer than PG_DENSE of those, and of the documents holding all the question's terms or all but one.
+ */
+const PG_RECENT_DOCS = 1000;
+const PG_DENSE = 0.05;
+const PG_PROBE_CAP = 400;
 
 export interface RankedHit {
   messageId: string;
   sessionId: string;
   title: string;
-  text: string;
-  role: string;
-  parentId: string | null;
   createdAt: Date;
   /**
    * The share of the question's content terms the message has (+1 when it has all), then the engine's score scaled
@@ -249,6 +257,8 @@ export interface RankedHit {
  * (FTS5 bm25 / PostgreSQL ts_rank_cd) over any-term matches, then the messages that hold every content term ahead of
  * those that hold some (lib/search's parseQuestion: stop words out, stems in, CJK bigrams). Deterministic: ties go
  * to the newer message. Only the user's own conversations: the owner is in the match and checked on the rows.
+ * SQLite ranks every match; PostgreSQL a bounded set of them (see PG_RECENT_DOCS), its pool chosen by the number of
+ * terms held first, then ts_rank_cd.
  */
 async function rankMessagesForUser(
   { userId, q, pool = RANK_POOL }: { userId: string; q: string; pool?: number },
@@ -264,7 +274,7 @@ async function rankMessagesForUser(
       `WITH hits AS (
          SELECT rowid AS id, rank FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rank, rowid DESC LIMIT ?
        )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", -hits.rank AS score
+       SELECT d."messageId", d."sessionId", d."createdAt", m."text", s."title", -hits.rank AS score
        FROM hits
        JOIN "SearchDoc" d ON d."id" = hits.id
        JOIN "ChatMessage" m ON m."id" = d."messageId"
@@ -277,40 +287,44 @@ async function rankMessagesForUser(
       userId,
     );
   } else {
-    const body = pgQuestionQuery(question);
-    if (!body) return [];
+    const query = pgQuestionQuery(question);
+    if (!query) return [];
+    // The ranked documents (the user's own), then their conversation, one key lookup each (OFFSET 0 keeps
+    // PostgreSQL from flattening the lookups into a join over a whole table, as it did for recall's pool). The terms
+    // each holds are counted on its index entry, so no text is read here.
     rows = await tx.$queryRawUnsafe<Hit[]>(
-      `WITH hits AS (
-         SELECT d."id", ts_rank_cd(d."terms", $1::tsquery, 1) AS score
-         FROM "SearchDoc" d
-         WHERE d."terms" @@ ($2::tsquery && ($1::tsquery)) AND d."userId" = $3
-         ORDER BY score DESC, d."id" DESC LIMIT $4
-       )
-       SELECT d."messageId", d."sessionId", d."createdAt", m."text", m."role", m."parentId", s."title", hits.score
-       FROM hits
-       JOIN "SearchDoc" d ON d."id" = hits."id"
-       JOIN "ChatMessage" m ON m."id" = d."messageId"
-       JOIN "ChatSession" s ON s."id" = d."sessionId"
-       WHERE s."userId" = $3 AND s."temporary" = false
-       ORDER BY hits.score DESC, hits."id" DESC`,
-      body,
+      `SELECT h."messageId", h."sessionId", h."createdAt", s."title", h.score, h.held
+       FROM search_ranked_docs(
+         $1::text[]::tsquery[], $2::text[]::tsquery[], $3::tsquery, $4::tsquery, $5, $6::int, $7::float8, $8::int, $9::int
+       ) h
+       CROSS JOIN LATERAL (
+         SELECT t."title" FROM "ChatSession" t
+         WHERE t."id" = h."sessionId" AND t."userId" = $5 AND t."temporary" = false OFFSET 0
+       ) s
+       ORDER BY h.held DESC, h.score DESC, h."id" DESC`,
+      question.terms.map(pgQuestionTermQuery),
+      question.terms.map(pgQuestionTermExactQuery),
+      query,
       pgOwnerLexeme(ownerToken(userId)),
       userId,
+      PG_RECENT_DOCS,
+      PG_DENSE,
+      PG_PROBE_CAP,
       pool,
     );
   }
   const best = Math.max(...rows.map((r) => Number(r.score)), Number.MIN_VALUE);
   return rows
     .map((r) => {
-      const held = new Set(indexTerms(r.text));
-      const share = question.terms.filter((t) => questionTermMatches(held, t)).length / question.terms.length;
+      const terms = r.text === undefined ? null : new Set(indexTerms(r.text));
+      const held = terms
+        ? question.terms.filter((t) => questionTermMatches(terms, t)).length
+        : Number(r.held);
+      const share = held / question.terms.length;
       return {
         messageId: r.messageId,
         sessionId: r.sessionId,
         title: r.title,
-        text: r.text,
-        role: String(r.role),
-        parentId: r.parentId,
         createdAt: new Date(r.createdAt),
         // The share of terms decides; the engine's score (scaled below one step of the share) orders within it.
         score:
@@ -326,7 +340,7 @@ async function rankMessagesForUser(
  * module also serves the setup script's indexing.
  */
 async function versionsOf(
-  hits: RankedHit[],
+  hits: { messageId: string; sessionId: string; parentId: string | null }[],
   { tx = db }: TxOption,
 ): Promise<Map<string, { index: number; count: number }>> {
   if (hits.length === 0) return new Map();
@@ -367,8 +381,21 @@ export async function searchMessagesForUser(
     { userId, q, pool: Math.max(RANK_POOL, offset + limit + 1) },
     { tx },
   );
-  const page = ranked.slice(offset, offset + limit);
   const next = offset + limit;
+  // Only the page's messages are read.
+  const ranks = ranked.slice(offset, offset + limit);
+  const messages = new Map(
+    (
+      await (tx ?? db).chatMessage.findMany({
+        where: { id: { in: ranks.map((r) => r.messageId) } },
+        select: { id: true, text: true, role: true, parentId: true },
+      })
+    ).map((m) => [m.id, m]),
+  );
+  const page = ranks.flatMap((r) => {
+    const m = messages.get(r.messageId);
+    return m ? [{ ...r, text: m.text, role: m.role, parentId: m.parentId }] : [];
+  });
   const marks = questionMarks(q);
   const versions = await versionsOf(page, { tx });
   return {

@@ -155,12 +155,25 @@ export function ftsQuestionMatch(query: QuestionQuery, owner: string): string | 
   return `owner : ${ftsString(owner)} AND body : (${[...new Set(alternatives)].join(" OR ")})`;
 }
 
+function pgTermForms(t: QuestionTerm): string[] {
+  return [`${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`, ...(t.stem ? [pgLexeme(t.stem)] : [])];
+}
+
 /** The tsquery literal of a question: any of its terms (a word or its stem); null when it has none. */
 export function pgQuestionQuery(query: QuestionQuery): string | null {
   if (query.terms.length === 0) return null;
-  const alternatives = query.terms.flatMap((t) => [
-    `${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`,
-    ...(t.stem ? [pgLexeme(t.stem)] : []),
-  ]);
-  return [...new Set(alternatives)].join(" | ");
+  return [...new Set(query.terms.flatMap(pgTermForms))].join(" | ");
+}
+
+/** The tsquery literal of one question term: any of its forms, as `questionTermMatches` holds it. */
+export function pgQuestionTermQuery(t: QuestionTerm): string {
+  return pgTermForms(t).join(" | ");
+}
+
+/**
+ * The same without the prefix of a word still being typed: the word as typed and its stem. A one-character CJK term
+ * stays a prefix: it stands for the bigrams it starts.
+ */
+export function pgQuestionTermExactQuery(t: QuestionTerm): string {
+  return pgQuestionTermQuery(t.prefix && [...t.term].length > 1 ? { ...t, prefix: false } : t);
 }

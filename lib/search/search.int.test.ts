@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { sessionClaims } from "@/lib/auth/session-token";
-import { type ChatMessage, databaseKind, db } from "@/lib/db/client";
+import { type ChatMessage, databaseKind, db, type Tx } from "@/lib/db/client";
 import {
   indexMessages,
   indexUnindexedMessages,
@@ -57,6 +57,29 @@ async function conversation(userId: string, title: string, messages: [Role, stri
       await indexMessages({ docs: rows.map((r) => ({ ...r, userId, role: r.role as Role })) }, { tx });
     return { session, messages: rows };
   });
+}
+
+const BULK = { timeout: 120_000, maxWait: 60_000 };
+
+/** A long conversation written at once (one message per text, oldest first), indexed as an import indexes it. */
+async function longConversation(userId: string, texts: string[]) {
+  const session = await db.chatSession.create({ data: { userId, title: "Long", lastSeq: texts.length } });
+  const ids: string[] = texts.map(() => randomUUID());
+  const rows = texts.map((text, i) => ({
+    id: ids[i] as string,
+    parentId: i === 0 ? null : (ids[i - 1] as string),
+    sessionId: session.id,
+    seq: i + 1,
+    role: "user" as const,
+    text,
+    createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000),
+  }));
+  await db.chatMessage.createMany({ data: rows });
+  await db.$transaction(
+    (tx) => indexMessages({ docs: rows.map((r) => ({ ...r, userId })), fresh: true }, { tx }),
+    BULK,
+  );
+  return ids;
 }
 
 /** A unique made-up word, so tests sharing the database never see each other's rows. */
@@ -203,6 +226,73 @@ describe(`search (${kind})`, () => {
     expect(((await res2.json()) as unknown[]).length).toBe(5);
     expect(res2.headers.get("x-next-cursor")).toBeNull();
   });
+
+  it("finds the few messages holding all the words, or all but one, among more than PostgreSQL reads newest first", async () => {
+    // PostgreSQL ranks the user's newest 1 000 documents and what the GIN index gives for the rare terms and the
+    // combinations of common ones (lib/db/search.ts PG_RECENT_DOCS); SQLite ranks every match.
+    const user = await createUser();
+    const [a, b, c, rare] = [word(), word(), word(), word()];
+    // Each of a, b and c in a third of 1 300 messages, never together but in four early ones; a rare word once.
+    const texts = Array.from({ length: 1300 }, (_, i) => `${[a, b, c][i % 3]} message ${i}`);
+    texts[10] = `${a} and ${b}, early`;
+    texts[11] = `${a}, ${b} and ${c}, early`;
+    texts[12] = `${b} and ${c}, early`;
+    texts[13] = `${a} and ${c}, early`;
+    texts[20] = `${a} with ${rare}, once`;
+    const ids = await longConversation(user.id, texts);
+    const found = async (q: string) =>
+      (await searchMessagesForUser({ userId: user.id, q })).results.map((r) => ids.indexOf(r.messageId));
+
+    // All the words first, then all but one (each of those holds two of the three words: ties by ts_rank_cd).
+    expect((await found(`${a} ${b} `)).slice(0, 2).sort()).toEqual([10, 11]);
+    const three = await found(`${a} ${b} ${c} `);
+    expect(three[0]).toBe(11);
+    expect(three.slice(1, 4).sort()).toEqual([10, 12, 13]);
+    // A rare word among thousands, alone and beside a common one; and while it is still being typed.
+    expect(await found(rare)).toEqual([20]);
+    expect((await found(`${a} ${rare} `))[0]).toBe(20);
+    expect(await found(rare.slice(0, 8))).toEqual([20]);
+    // A common word still fills pages.
+    const page = await searchMessagesForUser({ userId: user.id, q: `${a} ` });
+    expect(page.results).toHaveLength(SEARCH_PAGE_SIZE);
+    expect(page.nextCursor).toEqual(expect.any(String));
+  }, 60_000);
+
+  it.runIf(kind === "postgresql")(
+    "PostgreSQL: reads a bounded part of the index for a word in every message of a long history",
+    async () => {
+      const user = await createUser();
+      const [common, other] = [word(), word()];
+      const n = 6000;
+      await longConversation(
+        user.id,
+        Array.from({ length: n }, (_, i) => `${common} ${i % 3 ? other : "item"} ${i}`),
+      );
+      // This transaction's own counters of SearchDoc rows read: by sequential and bitmap scans (counted on the
+      // table) and by index scans (counted on each index).
+      const read = (tx: Tx) =>
+        tx
+          .$queryRawUnsafe<{ n: bigint }[]>(
+            `SELECT pg_stat_get_xact_tuples_returned('"SearchDoc"'::regclass)
+                  + sum(pg_stat_get_xact_tuples_fetched(c."oid")) AS n
+             FROM pg_class c
+             WHERE c."oid" = '"SearchDoc"'::regclass
+                OR c."oid" IN (SELECT "indexrelid" FROM pg_index WHERE "indrelid" = '"SearchDoc"'::regclass)`,
+          )
+          .then((r) => Number(r[0]?.n ?? 0));
+      for (const q of [`${common} `, `${common} ${other} `]) {
+        const touched = await db.$transaction(async (tx) => {
+          const before = await read(tx);
+          const page = await searchMessagesForUser({ userId: user.id, q }, { tx });
+          expect(page.results).toHaveLength(SEARCH_PAGE_SIZE);
+          return (await read(tx)) - before;
+        }, BULK);
+        // The newest 1 000 documents and their matches ranked: not the 6 000 matches.
+        expect(touched).toBeLessThan(n / 2);
+      }
+    },
+    60_000,
+  );
 
   it("never returns another user's messages, and indexes no tool rows", async () => {
     const [alice, bob] = [await createUser(), await createUser()];

@@ -5,6 +5,8 @@ import {
   MAX_QUESTION_TERMS,
   parseQuestion,
   pgQuestionQuery,
+  pgQuestionTermExactQuery,
+  pgQuestionTermQuery,
   questionTermMatches,
 } from "./question";
 import {
@@ -191,5 +193,19 @@ describe("PostgreSQL literals", () => {
     );
     expect(pgQuestionQuery(parseQuestion("链"))).toBe("'链':*");
     expect(pgQuestionQuery(parseQuestion("..."))).toBeNull();
+  });
+
+  it("builds each term's tsquery, and without the prefix of the word being typed (a lone CJK character keeps it)", () => {
+    const terms = parseQuestion("calling 链 budgets").terms;
+    expect(terms.map(pgQuestionTermQuery)).toEqual([
+      "'calling' | 'call'",
+      "'链':*",
+      "'budgets':* | 'budget'",
+    ]);
+    expect(terms.map(pgQuestionTermExactQuery)).toEqual([
+      "'calling' | 'call'",
+      "'链':*",
+      "'budgets' | 'budget'",
+    ]);
   });
 });

@@ -8,12 +8,14 @@ import { ftsBody, pgTermsVector } from "@/lib/search/terms";
 import { withDatabase } from "../lib/database-url";
 import { dropDatabase, migrateDatabase } from "../lib/migrate";
 
-// npm run bench:search -- --db sqlite|postgres [--messages 1000000] [--searches 50] [--keep]
+// npm run bench:search -- --db sqlite|postgres [--messages 1000000] [--searches 50] [--keep] [--url <database url>]
 //
 // Search at scale (docs/decisions/017-search.md): seeds N messages (mixed English and Chinese, 1000 users,
 // 40-message conversations) into a fresh database with bulk inserts, builds the search index with lib/search's
 // own preprocessing, then times searches of the heaviest user (2% of all messages) through searchMessagesForUser,
 // the function GET /api/search calls. Prints the seed/index time and the median and p90 per query kind.
+// --keep leaves the seeded database behind and prints its URL; --url times searches on such a database again (its
+// pending migrations applied, no seeding), so a change to the search itself is measured without seeding anew.
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -24,6 +26,7 @@ const DIALECT = arg("db", "sqlite");
 const MESSAGES = Number(arg("messages", "1000000"));
 const SEARCHES = Number(arg("searches", "50"));
 const KEEP = args.includes("--keep");
+const REUSE = arg("url", "");
 const USERS = 1000;
 const HEAVY_SHARE = 0.02;
 const PER_SESSION = 40;
@@ -308,7 +311,10 @@ const quantile = (xs: number[], q: number) => {
 async function main() {
   let url: string;
   let cleanup: () => Promise<void>;
-  if (DIALECT === "sqlite") {
+  if (REUSE) {
+    url = REUSE;
+    cleanup = async () => {};
+  } else if (DIALECT === "sqlite") {
     const dir = mkdtempSync(path.join(os.tmpdir(), "recall-bench-search-"));
     url = `file:${path.join(dir, "bench.db")}`;
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
@@ -322,7 +328,9 @@ async function main() {
   try {
     await migrateDatabase(url);
     const started = performance.now();
-    if (DIALECT === "sqlite") await seedSqlite(url.slice("file:".length));
+    if (REUSE) {
+      // A kept database: already seeded.
+    } else if (DIALECT === "sqlite") await seedSqlite(url.slice("file:".length));
     else await seedPostgres(url);
     const seedSeconds = (performance.now() - started) / 1000;
 
@@ -344,7 +352,7 @@ async function main() {
     const all = times.map((t) => t.ms);
     console.log(
       `search bench (${DIALECT}): ${MESSAGES.toLocaleString("en")} messages, ${USERS} users, searching user owns ` +
-        `${owned.toLocaleString("en")}; seed + index ${seedSeconds.toFixed(0)} s`,
+        `${owned.toLocaleString("en")}; ${REUSE ? "database reused" : `seed + index ${seedSeconds.toFixed(0)} s`}`,
     );
     console.log(
       `all ${times.length} searches: median ${quantile(all, 0.5).toFixed(1)} ms, p90 ${quantile(all, 0.9).toFixed(1)} ms, max ${Math.max(...all).toFixed(1)} ms`,
@@ -358,7 +366,7 @@ async function main() {
       );
     }
   } finally {
-    if (KEEP) console.log(`kept ${url}`);
+    if (KEEP || REUSE) console.log(`kept ${url}`);
     else await cleanup();
   }
 }
