@@ -4,6 +4,7 @@ import {
   ADMIN,
   type Credentials,
   type ExtraServer,
+  e2ePort,
   expect,
   signInViaApi,
   startServer,
@@ -14,7 +15,7 @@ import {
 // seconds, the user finds the text they saw marked interrupted with Retry, and nothing is lost or duplicated.
 // Runs on SQLite and on PostgreSQL (@pg): the lease and the partial saves live in the database.
 
-const PORT = Number(process.env.E2E_CRASH_PORT ?? 3214);
+const PORT = e2ePort("E2E_CRASH_PORT");
 const LEASE_SECONDS = 5;
 const serverEnv = {
   // Slow enough that an answer is still being written when the server dies.
