@@ -212,7 +212,7 @@ test.describe("Stop and Retry on a slow model", () => {
     await expect(answer.getByTestId("message-text").locator(":scope > :not(.animate-pulse)")).not.toHaveCount(
       0,
       {
-        timeout: 10_000,
+        timeout: 20_000,
       },
     );
     await expect(answer).toHaveAttribute("data-status", "streaming");

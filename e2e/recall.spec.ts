@@ -58,8 +58,12 @@ async function openMemoryUsed(chat: ChatPage) {
   await expect(line).toBeVisible();
   const toggle = line.getByTestId("memory-used-toggle");
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
-  await toggle.press("Enter");
-  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  // After a reload the line is on the page before React has hydrated it, and a key pressed before then is lost
+  // (seen on a loaded machine): press again while it is still closed.
+  await expect(async () => {
+    if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.press("Enter");
+    await expect(toggle).toHaveAttribute("aria-expanded", "true", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   return { line, toggle, items: line.getByTestId("memory-used-items") };
 }
 
@@ -69,6 +73,8 @@ test.describe("recall with the demo model", () => {
     chat,
     user: _user,
   }) => {
+    // Seeding, a turn, four axe runs and a reload: over a minute on one loaded core.
+    test.setTimeout(120_000);
     const { sessionId, factId } = await seed(page.request, {
       title: "Desk tips",
       statement: "My dog is called Biscuit.",
@@ -148,6 +154,8 @@ test.describe("recall with the demo model", () => {
     chat,
     user: _user,
   }) => {
+    // Seeding, a turn, four axe runs and a reload: over a minute on one loaded core.
+    test.setTimeout(120_000);
     const { sessionId, factId } = await seed(page.request, {
       title: "Desk tips",
       statement: "My dog is called Biscuit.",
