@@ -38,6 +38,16 @@ function selects(filters: string[], name: string): boolean {
 
 const setupFiles = ["test/setup.ts"];
 
+/**
+ * Integration test files running at once (TEST_INTEGRATION_WORKERS, default 2), drawn from both databases' projects:
+ * each worker has a database of its own (lib/db/test-global-setup.ts), on which files run one after another.
+ */
+const integrationWorkers = Number(process.env.TEST_INTEGRATION_WORKERS || 2);
+if (!Number.isInteger(integrationWorkers) || integrationWorkers < 1)
+  throw new Error(
+    `TEST_INTEGRATION_WORKERS must be a positive integer, got "${process.env.TEST_INTEGRATION_WORKERS}"`,
+  );
+
 const unit: TestProjectInlineConfiguration = {
   extends: true,
   test: {
@@ -56,11 +66,14 @@ const integration = (name: string): TestProjectInlineConfiguration => ({
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**"],
     environment: "node",
-    // One fresh database per project run (created, migrated and removed by the global setup); files run one
-    // after another against it.
+    // One fresh database per worker of the project run (created, migrated and removed by the global setup).
     globalSetup: ["lib/db/test-global-setup.ts"],
     setupFiles: [...setupFiles, "lib/db/test-setup.ts"],
-    fileParallelism: false,
+    // Both integration projects share one pool of this size (same groupOrder and maxWorkers), so SQLite and
+    // PostgreSQL files run side by side; the unit project keeps group 0. A project with fileParallelism: false
+    // would put every such file of every project in one queue with a single worker.
+    maxWorkers: integrationWorkers,
+    sequence: { groupOrder: 1 },
     // Extraction after answers would add facts in the background to every test's turns; its own tests switch it on.
     env: { MEMORY_EXTRACTION: "off" },
     testTimeout: 20_000,

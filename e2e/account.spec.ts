@@ -10,6 +10,9 @@ test("profile and usage: the name changes, usage shows the answers per model; ax
   user,
   pageAs,
 }) => {
+  // Six axe runs and eight page loads; as the first test of a run its servers are cold (60 s was not enough with
+  // both databases' runs starting at once on a loaded machine).
+  test.setTimeout(120_000);
   await chat.goto();
   await chat.send("Hello, reply only 'hi'");
   await page.goto("/settings");

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { type ChatPage, expect, MAIN_URL, test, useExtraServer } from "./fixtures";
+import { type ChatPage, e2ePort, expect, MAIN_URL, test, useExtraServer } from "./fixtures";
 
 // Nothing a user typed is lost: a message that was not sent stays in the composer, drafts survive a reload, the
 // limit is shown before the server refuses, and Stop and Retry leave one user message and an honest answer.
@@ -198,7 +198,7 @@ test.describe("the length limit", () => {
 
 test.describe("Stop and Retry on a slow model", () => {
   // A server of its own whose offline model writes one word every 300 ms, so an answer can be stopped or cut.
-  useExtraServer(Number(process.env.E2E_SLOW_PORT ?? 3212), { OFFLINE_MODEL_TOKEN_DELAY_MS: "300" });
+  useExtraServer(e2ePort("E2E_SLOW_PORT"), { OFFLINE_MODEL_TOKEN_DELAY_MS: "300" });
 
   const QUESTION = "Tell me a long story about a lighthouse keeper and the sea";
 
@@ -212,7 +212,7 @@ test.describe("Stop and Retry on a slow model", () => {
     await expect(answer.getByTestId("message-text").locator(":scope > :not(.animate-pulse)")).not.toHaveCount(
       0,
       {
-        timeout: 10_000,
+        timeout: 20_000,
       },
     );
     await expect(answer).toHaveAttribute("data-status", "streaming");
@@ -258,7 +258,7 @@ test.describe("Stop and Retry on a slow model", () => {
 
 test.describe("Retry after the model failed", () => {
   // A server whose model falls silent after its first word: the idle timeout fails the answer, honestly.
-  useExtraServer(Number(process.env.E2E_FLAKY_PORT ?? 3213), {
+  useExtraServer(e2ePort("E2E_FLAKY_PORT"), {
     OFFLINE_MODEL_TOKEN_DELAY_MS: "5000",
     MODEL_IDLE_TIMEOUT_MS: "500",
   });

@@ -4,6 +4,7 @@ import {
   ADMIN,
   type Credentials,
   type ExtraServer,
+  e2ePort,
   expect,
   signInViaApi,
   startServer,
@@ -14,11 +15,12 @@ import {
 // seconds, the user finds the text they saw marked interrupted with Retry, and nothing is lost or duplicated.
 // Runs on SQLite and on PostgreSQL (@pg): the lease and the partial saves live in the database.
 
-const PORT = Number(process.env.E2E_CRASH_PORT ?? 3214);
+const PORT = e2ePort("E2E_CRASH_PORT");
 const LEASE_SECONDS = 5;
 const serverEnv = {
-  // Slow enough that an answer is still being written when the server dies.
-  OFFLINE_MODEL_TOKEN_DELAY_MS: "300",
+  // Slow enough that an answer (~12 words) is still being written 2.5 s after its first word, when the server
+  // dies; fast enough that the next turn's whole answer comes within a request's 15 s.
+  OFFLINE_MODEL_TOKEN_DELAY_MS: "600",
   TURN_LEASE_SECONDS: String(LEASE_SECONDS),
 };
 
@@ -128,7 +130,9 @@ test.describe("crash recovery", () => {
     user,
   }) => {
     test.setTimeout(120_000);
-    server = await startServer(PORT, serverEnv);
+    // Still being written once another server's page has loaded it: at 300 ms a word it had ended first on a loaded
+    // machine ("complete", expected "streaming").
+    server = await startServer(PORT, { ...serverEnv, OFFLINE_MODEL_TOKEN_DELAY_MS: "1500" });
     const { api, sessionId, events } = await startStreamingTurn(server.url, user, "followed");
     let deltas = 0;
     while (deltas < 3) {

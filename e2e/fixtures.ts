@@ -17,7 +17,7 @@ import { MAIN_URL, SCRIPTED_URL, startArgs } from "./config";
 // HTTP surface, and fixtures that give each test its own freshly registered user. Import `test` and `expect`
 // from here, not from @playwright/test.
 
-export { ADMIN, MAIN_URL, SCRIPTED_URL, WINDOW_SIZE, WINDOW_URL } from "./config";
+export { ADMIN, e2ePort, MAIN_URL, SCRIPTED_URL, WINDOW_SIZE, WINDOW_URL } from "./config";
 
 export interface Credentials {
   email: string;

@@ -1,11 +1,11 @@
 import type { APIRequestContext } from "@playwright/test";
 import OpenAI from "openai";
-import { type ExtraServer, expect, MAIN_URL, startServer, test } from "./fixtures";
+import { type ExtraServer, e2ePort, expect, MAIN_URL, startServer, test } from "./fixtures";
 
 // The OpenAI-compatible API with server-side memory, driven by the official `openai` npm client against
 // the running app. The client sends only the new question; Recall supplies the conversation's memory.
 
-const SLOW_PORT = Number(process.env.E2E_OPENAI_SLOW_PORT ?? 3215);
+const SLOW_PORT = e2ePort("E2E_OPENAI_SLOW_PORT");
 // The e2e servers' model (the demo); a name /v1/models does not list is a 404 model_not_found.
 const MODEL = "recall-offline";
 

@@ -58,6 +58,7 @@ async function openMemoryUsed(chat: ChatPage) {
   await expect(line).toBeVisible();
   const toggle = line.getByTestId("memory-used-toggle");
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  // Callers have waited for hydration (chat.goto, chat.hydrated after a reload): a key pressed before it is lost.
   await toggle.press("Enter");
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
   return { line, toggle, items: line.getByTestId("memory-used-items") };
@@ -69,8 +70,8 @@ test.describe("recall with the demo model", () => {
     chat,
     user: _user,
   }) => {
-    // Two axe runs, a reload and a navigation besides the turn: at load ~10 on two cores it took 28–33 s.
-    test.setTimeout(90_000);
+    // Seeding, a turn, four axe runs and a reload: over a minute on one loaded core.
+    test.setTimeout(120_000);
     const { sessionId, factId } = await seed(page.request, {
       title: "Desk tips",
       statement: "My dog is called Biscuit.",
@@ -151,8 +152,8 @@ test.describe("recall with the demo model", () => {
     chat,
     user: _user,
   }) => {
-    // Two axe runs, a reload and a navigation besides the turn: at load ~10 on two cores it took 28–33 s.
-    test.setTimeout(90_000);
+    // Seeding, a turn, four axe runs and a reload: over a minute on one loaded core.
+    test.setTimeout(120_000);
     const { sessionId, factId } = await seed(page.request, {
       title: "Desk tips",
       statement: "My dog is called Biscuit.",

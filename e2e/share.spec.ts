@@ -74,7 +74,7 @@ test("a temporary chat is not listed, shows its banner, and leaves nothing behin
 
   await chat.openNewChat();
   await expect(page.getByTestId("temporary-toggle")).toHaveAttribute("aria-pressed", "false");
-  await expect.poll(() => rowsReferring([sessionId]), { timeout: 10_000 }).toEqual({});
+  await expect.poll(() => rowsReferring([sessionId]), { timeout: 20_000 }).toEqual({});
   const again = await page.goto(`/c/${sessionId}`);
   expect(again?.status()).toBe(404);
 });

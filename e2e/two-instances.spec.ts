@@ -4,6 +4,7 @@ import { type APIRequestContext, request as playwrightRequest } from "@playwrigh
 import {
   ADMIN,
   type ExtraServer,
+  e2ePort,
   errorCode,
   expect,
   MAIN_URL,
@@ -19,10 +20,7 @@ import {
 // the instances, rate limits are counted once for both, and what one instance deletes is gone on the other.
 // PostgreSQL only: `npm run test:e2e` runs it in its @pg pass (SQLite is one instance by design).
 
-const PORTS = [
-  Number(process.env.E2E_INSTANCE_A_PORT ?? 3216),
-  Number(process.env.E2E_INSTANCE_B_PORT ?? 3217),
-];
+const PORTS = [e2ePort("E2E_INSTANCE_A_PORT"), e2ePort("E2E_INSTANCE_B_PORT")];
 
 type Hit = { method: string; path: string; port: number };
 

@@ -4,6 +4,7 @@ import { expectNoAxeViolations } from "./a11y";
 import {
   ADMIN,
   type ChatPage,
+  e2ePort,
   expect,
   expectNoSidewaysScroll,
   MAIN_URL,
@@ -242,7 +243,7 @@ test.describe("keyboard and screen readers", () => {
 
 test.describe("typing while an answer streams", () => {
   // A server of its own whose offline model writes one word every 200 ms, so there is time to type.
-  useExtraServer(Number(process.env.E2E_UI_SLOW_PORT ?? 3218), { OFFLINE_MODEL_TOKEN_DELAY_MS: "200" });
+  useExtraServer(e2ePort("E2E_UI_SLOW_PORT"), { OFFLINE_MODEL_TOKEN_DELAY_MS: "200" });
 
   test("the text is kept, Enter waits for the answer, and it is sent after; focus stays in the composer", async ({
     page,

@@ -9,13 +9,16 @@ import { buildApp } from "./build";
 import { withDatabase } from "./lib/database-url";
 import { DEFAULT_POSTGRES_ADMIN_URL, dropDatabase } from "./lib/migrate";
 
-// npm run test:e2e [-- <playwright args>]: for each database of the run, a fresh database, `npm run setup`
-// against it with known admin credentials, then `playwright test`, whose web servers start `next start` on it.
-// `next build` runs once, before the first (skipped with E2E_SKIP_BUILD=1). The databases are removed afterwards.
+// npm run test:e2e [-- <playwright args>]: `next build` once (skipped with E2E_SKIP_BUILD=1), then for each
+// database of the run a fresh database, `npm run setup` against it with known admin credentials, then
+// `playwright test`, whose web servers start `next start` on it. The databases are removed afterwards.
 //
 //   --db sqlite     the whole suite on SQLite
 //   --db postgres   on PostgreSQL (E2E_POSTGRES_URL or TEST_POSTGRES_URL names the server; default 127.0.0.1:5432)
-//   --db both       (the default) the whole suite on SQLite, then the tests tagged @pg on PostgreSQL
+//   --db both       (the default) the whole suite on SQLite and, at the same time, the tests tagged @pg on
+//                   PostgreSQL: each run has its own database, servers (the PostgreSQL one on ports shifted by
+//                   E2E_PORT_OFFSET, e2e/config.ts), browser and test-results/<db> folder, and its output lines
+//                   start with [sqlite] or [postgres]. E2E_SERIAL=1 runs them one after the other instead.
 //
 // E2E_DB=sqlite|postgres|both does the same as --db. When PostgreSQL does not answer, `both` says so loudly and
 // runs SQLite only; under CI (CI set) that is a failure. This is a runner outside the app: it reads process.env.
@@ -26,16 +29,42 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 type Db = "sqlite" | "postgres";
 const PG_TAG = "@pg";
 
-let current: ChildProcess | null = null;
+/** Ports of the PostgreSQL run when both databases' runs go at once (3210 → 3310, …). */
+const POSTGRES_PORT_OFFSET = 100;
+
+const children = new Set<ChildProcess>();
 const cleanups = new Set<() => Promise<void>>();
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Each line of `from` to `to`, starting with `prefix`. */
+function prefixLines(from: NodeJS.ReadableStream, to: NodeJS.WriteStream, prefix: string) {
+  let rest = "";
+  from.setEncoding("utf8");
+  from.on("data", (chunk: string) => {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) to.write(`${prefix}${line}\n`);
+  });
+  from.on("end", () => {
+    if (rest) to.write(`${prefix}${rest}\n`);
+  });
+}
+
+/** Runs `command`; with a `prefix`, its output lines start with it (runs that go at once stay readable). */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, prefix = ""): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: "inherit" });
-    current = child;
+    const child = spawn(command, args, {
+      cwd: root,
+      env,
+      stdio: prefix ? ["ignore", "pipe", "pipe"] : "inherit",
+    });
+    if (prefix && child.stdout && child.stderr) {
+      prefixLines(child.stdout, process.stdout, prefix);
+      prefixLines(child.stderr, process.stderr, prefix);
+    }
+    children.add(child);
     child.once("error", reject);
     child.once("close", (code, signal) => {
-      current = null;
+      children.delete(child);
       resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
     });
   });
@@ -111,28 +140,35 @@ function baseEnv(): NodeJS.ProcessEnv {
   };
 }
 
-async function runOn(db: Db, server: string, playwrightArgs: string[], build: boolean): Promise<number> {
+interface Lane {
+  db: Db;
+  playwrightArgs: string[];
+  /** Extra environment: E2E_PORT_OFFSET for the PostgreSQL run beside the SQLite one. */
+  env: Record<string, string>;
+  /** Playwright's output folder (traces, screenshots of failures). */
+  output: string;
+  /** Start of each output line ("" when this run is alone). */
+  prefix: string;
+}
+
+async function runOn(lane: Lane, server: string): Promise<number> {
+  const { db, prefix } = lane;
   const { url, cleanup } = freshDatabase(db, server);
   cleanups.add(cleanup);
-  const env = { ...baseEnv(), DATABASE_URL: url, E2E_DATABASE_URL: url };
+  const env = { ...baseEnv(), ...lane.env, DATABASE_URL: url, E2E_DATABASE_URL: url };
   try {
     let t = Date.now();
-    let code = await run(bin("tsx"), ["scripts/setup.ts"], env);
+    let code = await run(bin("tsx"), ["scripts/setup.ts"], env, prefix);
     if (code !== 0) return code;
-    console.log(`e2e[${db}]: database ready in ${seconds(t)}`);
-
-    if (build) {
-      t = Date.now();
-      code = await buildApp(env);
-      if (code !== 0) return code;
-      console.log(`e2e: build done in ${seconds(t)}`);
-    } else {
-      console.log(`e2e[${db}]: using the existing .next build`);
-    }
-
+    console.log(`${prefix}e2e[${db}]: database ready in ${seconds(t)}`);
     t = Date.now();
-    code = await run(bin("playwright"), ["test", ...playwrightArgs], env);
-    console.log(`e2e[${db}]: playwright finished in ${seconds(t)} with exit code ${code}`);
+    code = await run(
+      bin("playwright"),
+      ["test", "--output", lane.output, ...lane.playwrightArgs],
+      env,
+      prefix,
+    );
+    console.log(`${prefix}e2e[${db}]: playwright finished in ${seconds(t)} with exit code ${code}`);
     return code;
   } finally {
     cleanups.delete(cleanup);
@@ -143,19 +179,15 @@ async function runOn(db: Db, server: string, playwrightArgs: string[], build: bo
 async function main(): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
-      current?.kill(signal);
+      for (const child of children) child.kill(signal);
       void Promise.allSettled([...cleanups].map((c) => c())).finally(() => process.exit(130));
     });
   }
   const { dbs, rest } = parseArgs(process.argv.slice(2), process.env.E2E_DB || "both");
   const server = process.env.E2E_POSTGRES_URL || process.env.TEST_POSTGRES_URL || DEFAULT_POSTGRES_ADMIN_URL;
-  let build = process.env.E2E_SKIP_BUILD !== "1";
-  if (!build) console.log("e2e: E2E_SKIP_BUILD=1, using the existing .next build");
 
+  const lanes: Lane[] = [];
   for (const db of dbs) {
-    // With both databases, PostgreSQL runs the tests tagged for it (the SQLite run covers everything).
-    const args =
-      db === "postgres" && dbs.length > 1 ? [...rest, "--grep", PG_TAG, "--pass-with-no-tests"] : rest;
     if (db === "postgres" && !(await answers(server))) {
       const where = new URL(server).host;
       if (process.env.CI || dbs.length === 1) {
@@ -168,11 +200,37 @@ async function main(): Promise<number> {
       );
       continue;
     }
-    const code = await runOn(db, server, args, build);
-    if (code !== 0) return code;
-    build = false;
+    // With both databases, PostgreSQL runs the tests tagged for it (the SQLite run covers everything).
+    const both = dbs.length > 1;
+    lanes.push({
+      db,
+      playwrightArgs: db === "postgres" && both ? [...rest, "--grep", PG_TAG, "--pass-with-no-tests"] : rest,
+      env: db === "postgres" && both ? { E2E_PORT_OFFSET: String(POSTGRES_PORT_OFFSET) } : {},
+      output: both ? `test-results/${db}` : "test-results",
+      prefix: "",
+    });
   }
-  return 0;
+  if (lanes.length === 0) return 0;
+
+  if (process.env.E2E_SKIP_BUILD === "1") {
+    console.log("e2e: E2E_SKIP_BUILD=1, using the existing .next build");
+  } else {
+    // The build needs no database; it sees the run's settings all the same.
+    const t = Date.now();
+    const code = await buildApp(baseEnv());
+    if (code !== 0) return code;
+    console.log(`e2e: build done in ${seconds(t)}`);
+  }
+
+  if (lanes.length === 1 || process.env.E2E_SERIAL === "1") {
+    for (const lane of lanes) {
+      const code = await runOn(lane, server);
+      if (code !== 0) return code;
+    }
+    return 0;
+  }
+  const codes = await Promise.all(lanes.map((lane) => runOn({ ...lane, prefix: `[${lane.db}] ` }, server)));
+  return codes.find((c) => c !== 0) ?? 0;
 }
 
 if (require.main === module) {
