@@ -690,16 +690,7 @@ async function readSeqs(
 }
 
 /** A message as partner finding sees it: an assistant message that calls tools is a tool step. */
-function messageRow(r: {
-  id: string;
-  sessionId: string;
-  seq: number;
-  role: string;
-  createdAt: Date;
-  text: string;
-  status: string;
-  parts: unknown;
-}): MessageRow {
+function messageRow(r: MessageRow & { parts: unknown }): MessageRow {
   const parts = typeof r.parts === "string" ? (JSON.parse(r.parts) as unknown) : r.parts;
   const toolStep = typeof parts === "object" && parts !== null && "toolCalls" in parts;
   return {
