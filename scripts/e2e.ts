@@ -18,8 +18,8 @@ import { DEFAULT_POSTGRES_ADMIN_URL, dropDatabase } from "./lib/migrate";
 //   --db both       (the default) the whole suite on SQLite, then the tests tagged @pg on PostgreSQL. With
 //                   E2E_PARALLEL=1 both at the same time: each run has its own database, servers (the PostgreSQL
 //                   one on ports shifted by E2E_PORT_OFFSET, e2e/config.ts), browser and test-results/<db> folder,
-//                   and its output lines start with [sqlite] or [postgres]. On two cores that was slower (a
-//                   fresh-clone CI run: 22.6 min side by side against ~18 min one after the other, decision 040).
+//                   and its output lines start with [sqlite] or [postgres]. On two cores it gained nothing (fresh-clone
+//                   CI runs: 22.6 min side by side, 23.4 min one after the other; decision 040).
 //
 // E2E_DB=sqlite|postgres|both does the same as --db. When PostgreSQL does not answer, `both` says so loudly and
 // runs SQLite only; under CI (CI set) that is a failure. This is a runner outside the app: it reads process.env.
