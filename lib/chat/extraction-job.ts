@@ -69,6 +69,8 @@ export async function extractFacts(
     return { status: "failed", reason };
   }
   const mode = settings.memoryExtraction;
+  // Most messages state no fact: nothing to compare or write, so no transaction (it would hold SQLite's one writer).
+  if (found.length === 0) return { status: "stored", mode, facts: 0 };
   const stored = await withTransaction(async (tx) => {
     const projectId = await projectOfSession({ sessionId }, { tx });
     const known = new Set((await listActiveFacts({ userId, projectId }, { tx })).map((f) => factKey(f.text)));

@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 import type Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { env } from "@/lib/env";
@@ -74,6 +75,9 @@ export const SQLITE_PRAGMAS = [
  * client stays synchronous to create.
  */
 class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
+  /** The connected adapter, for the hot path's written-out statements (sql.ts). */
+  readonly connected: SqliteConnection = { adapter: null, conn: null };
+
   override async connect() {
     const adapter = await super.connect();
     const conn = (adapter as unknown as { client: Database.Database }).client;
@@ -85,8 +89,26 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
       await adapter.dispose();
       throw error;
     }
+    this.connected.adapter = adapter;
+    this.connected.conn = conn;
     return adapter;
   }
+}
+
+interface SqliteConnection {
+  adapter: SqlDriverAdapter | null;
+  conn: Database.Database | null;
+}
+
+const sqliteConnections = new WeakMap<object, SqliteConnection>();
+
+/**
+ * The driver adapter of a SQLite client's one connection, once Prisma has opened it and while it is open (null:
+ * PostgreSQL, or not connected). Statements sent to it run on the connection Prisma's own run on (lib/db/sql.ts).
+ */
+export function sqliteAdapterOf(client: object): SqlDriverAdapter | null {
+  const c = sqliteConnections.get(client);
+  return c?.conn?.open ? c.adapter : null;
 }
 
 /**
@@ -153,10 +175,10 @@ export const POSTGRES_SESSION_LIMITS = {
 /** A new client for `url`. The caller owns it ($disconnect when done). Connects on first use. */
 export function createPrismaClient(url: string): Db {
   if (databaseKind(url) === "sqlite") {
-    return new SqlitePrismaClient({
-      adapter: new SqliteAdapterWithPragmas({ url: sqlitePath(url) }),
-      transactionOptions: TRANSACTION_OPTIONS,
-    });
+    const adapter = new SqliteAdapterWithPragmas({ url: sqlitePath(url) });
+    const client = new SqlitePrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
+    sqliteConnections.set(client, adapter.connected);
+    return client;
   }
   const client = new PostgresPrismaClient({
     adapter: new PrismaPg({ connectionString: url, ...POSTGRES_SESSION_LIMITS }),

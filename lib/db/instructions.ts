@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { db, type TxOption } from "./client";
+import { queryRows } from "./sql";
 
 // The user's instructions ("About me", "How to answer": User.aboutMe / howToAnswer, "" when unset) and a
 // conversation's own system prompt (ChatSession.systemPrompt, null when unset). Every query names its user.
@@ -74,15 +75,34 @@ export async function getTurnInstructions(
     })
   | null
 > {
-  const row = await tx.chatSession.findFirst({
-    where: { id: sessionId, userId },
-    select: {
-      systemPrompt: true,
-      user: { select: instructionsSelect },
-      project: { select: { id: true, name: true, instructions: true } },
-    },
-  });
-  return row ? { systemPrompt: row.systemPrompt, project: row.project, ...row.user } : null;
+  // Written out (sql.ts): every turn reads it. Prisma sent three statements for the nested select.
+  const [row] = await queryRows<{
+    systemPrompt: string | null;
+    aboutMe: string;
+    howToAnswer: string;
+    projectId: string | null;
+    projectName: string | null;
+    projectInstructions: string | null;
+  }>(
+    tx,
+    `SELECT s."systemPrompt", u."aboutMe", u."howToAnswer", p."id" AS "projectId", p."name" AS "projectName",
+            p."instructions" AS "projectInstructions"
+     FROM "ChatSession" s
+     JOIN "User" u ON u."id" = s."userId"
+     LEFT JOIN "Project" p ON p."id" = s."projectId"
+     WHERE s."id" = ? AND s."userId" = ?`,
+    [sessionId, userId],
+  );
+  if (!row) return null;
+  return {
+    systemPrompt: row.systemPrompt,
+    aboutMe: row.aboutMe,
+    howToAnswer: row.howToAnswer,
+    project:
+      row.projectId === null
+        ? null
+        : { id: row.projectId, name: row.projectName ?? "", instructions: row.projectInstructions ?? "" },
+  };
 }
 
 /** A session row as the API returns it, with its system prompt (read by the session's id and its user). */

@@ -5,6 +5,7 @@ import { db, type Prisma, type TxOption } from "./client";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
 import { indexMessages, type SearchDocInput } from "./search";
 import { putSnapshot } from "./snapshots";
+import { asJson, asNumber, execute, jsonArg, queryRows } from "./sql";
 import { withTransaction } from "./transaction";
 
 // The turn's lease on its conversation (ChatSession.leaseId/leaseUntil, docs/decisions/005): taken when a turn
@@ -53,6 +54,14 @@ export async function takeLease(
   { tx = db }: TxOption = {},
 ): Promise<Lease> {
   const now = new Date();
+  // The common case, written out (sql.ts): the lease is free.
+  const [free] = await queryRows<LeaseRow>(
+    tx,
+    `UPDATE "ChatSession" SET "leaseId" = ?, "leaseUntil" = ?, "lastSeq" = "lastSeq" + ?, "updatedAt" = ?
+     WHERE "id" = ? AND "userId" = ? AND "leaseUntil" IS NULL
+     RETURNING ${LEASE_COLUMNS}`,
+    [leaseId, new Date(now.getTime() + leaseSeconds * 1000), seqs, now, sessionId, userId],
+  );
   const take = (free: Prisma.ChatSessionWhereInput) =>
     tx.chatSession.updateManyAndReturn({
       where: { id: sessionId, userId, ...free },
@@ -72,7 +81,14 @@ export async function takeLease(
       },
     });
   let abandoned = false;
-  let [row] = await take({ leaseUntil: null });
+  let row = free && {
+    lastSeq: asNumber(free.lastSeq),
+    memorySettings: asJson(free.memorySettings),
+    memoryStartSeq: asNumber(free.memoryStartSeq),
+    model: free.model,
+    activeLeafId: free.activeLeafId,
+    activeLeafSeq: asNumber(free.activeLeafSeq),
+  };
   if (!row) {
     [row] = await take({ leaseUntil: { lt: now } });
     abandoned = row !== undefined;
@@ -101,12 +117,25 @@ export async function takeLease(
   };
 }
 
+const LEASE_COLUMNS = `"lastSeq", "memorySettings", "memoryStartSeq", "model", "activeLeafId", "activeLeafSeq"`;
+
+interface LeaseRow extends Record<string, unknown> {
+  lastSeq: unknown;
+  memorySettings: unknown;
+  memoryStartSeq: unknown;
+  model: string | null;
+  activeLeafId: string | null;
+  activeLeafSeq: unknown;
+}
+
 export type TurnOutcome =
   | { status: "complete"; text: string; promptTokens?: number; completionTokens?: number }
   | { status: "failed" | "interrupted"; text: string };
 
 /** Thrown inside the commit transaction to roll it back when the snapshot changed since the turn read it. */
 class SnapshotMoved extends Error {}
+/** Thrown inside the commit transaction to roll it back when the answer row is gone. */
+class AnswerGone extends Error {}
 
 export type CommitResult = "committed" | "lease_lost" | "snapshot_moved";
 
@@ -136,25 +165,31 @@ export async function commitTurn({
   const { sessionId } = lease;
   try {
     return await withTransaction(async (tx) => {
-      const released = await tx.chatSession.updateMany({
-        where: { id: sessionId, leaseId: lease.leaseId },
-        data: { leaseId: null, leaseUntil: null, updatedAt: new Date() },
-      });
-      if (released.count === 0) return "lease_lost";
-      await tx.chatMessage.update({
-        where: { id: answerId },
-        data: {
-          text: outcome.text,
-          status: outcome.status,
-          ...(outcome.status === "complete"
-            ? {
-                promptTokens: outcome.promptTokens ?? null,
-                completionTokens: outcome.completionTokens ?? null,
-              }
-            : {}),
+      const released = await execute(
+        tx,
+        `UPDATE "ChatSession" SET "leaseId" = NULL, "leaseUntil" = NULL, "updatedAt" = ? WHERE "id" = ? AND "leaseId" = ?`,
+        [new Date(), sessionId, lease.leaseId],
+      );
+      if (released === 0) return "lease_lost";
+      const tokens = outcome.status === "complete";
+      const updated = await execute(
+        tx,
+        {
+          sqlite: `UPDATE "ChatMessage" SET "text" = ?, "status" = ?${tokens ? `, "promptTokens" = ?, "completionTokens" = ?` : ""} WHERE "id" = ?`,
+          postgresql: `UPDATE "ChatMessage" SET "text" = $1, "status" = $2::"MessageStatus"${tokens ? `, "promptTokens" = $3, "completionTokens" = $4 WHERE "id" = $5` : ` WHERE "id" = $3`}`,
         },
-        select: { id: true },
-      });
+        outcome.status === "complete"
+          ? [
+              outcome.text,
+              outcome.status,
+              outcome.promptTokens ?? null,
+              outcome.completionTokens ?? null,
+              answerId,
+            ]
+          : [outcome.text, outcome.status, answerId],
+      );
+      // The answer was deleted with its messages (a branch or the conversation) while the lease was still ours.
+      if (updated === 0) throw new AnswerGone();
       const { items, policy, throughSeq, baseVersion } = snapshot;
       const data = { items: items as object[], policy, throughSeq };
       if (baseVersion === "any") {
@@ -162,18 +197,22 @@ export async function commitTurn({
       } else if (baseVersion === null) {
         await tx.memorySnapshot.create({ data: { sessionId, ...data }, select: { sessionId: true } });
       } else {
-        const replaced = await tx.memorySnapshot.updateMany({
-          where: { sessionId, version: baseVersion },
-          data: { ...data, version: { increment: 1 } },
-        });
-        if (replaced.count === 0) throw new SnapshotMoved();
+        const replaced = await execute(
+          tx,
+          {
+            sqlite: `UPDATE "MemorySnapshot" SET "items" = ?, "policy" = ?, "throughSeq" = ?, "version" = "version" + 1, "updatedAt" = ? WHERE "sessionId" = ? AND "version" = ?`,
+            postgresql: `UPDATE "MemorySnapshot" SET "items" = $1::jsonb, "policy" = $2, "throughSeq" = $3, "version" = "version" + 1, "updatedAt" = $4 WHERE "sessionId" = $5 AND "version" = $6`,
+          },
+          [jsonArg(items), policy, throughSeq, new Date(), sessionId, baseVersion],
+        );
+        if (replaced === 0) throw new SnapshotMoved();
       }
       if (search) await indexMessages({ docs: search.docs, fresh: search.fresh }, { tx });
       return "committed";
     });
   } catch (e) {
     if (e instanceof SnapshotMoved || isUniqueViolation(e)) return "snapshot_moved";
-    if (isRecordNotFound(e) || isForeignKeyViolation(e)) return "lease_lost";
+    if (e instanceof AnswerGone || isRecordNotFound(e) || isForeignKeyViolation(e)) return "lease_lost";
     throw e;
   }
 }

@@ -6,6 +6,7 @@ import { db, type TxOption } from "./client";
 import { type Cursor, keysetArgs, keysetPage } from "./cursor";
 import { notExpired, recordFactVersion } from "./fact-history";
 import { projectOfSession } from "./projects";
+import { asBoolean, queryRows } from "./sql";
 import { withTransaction } from "./transaction";
 
 // Long-term facts (MemoryFact; docs/decisions/014-long-term-memory.md). Every query names the user, so a fact never
@@ -59,11 +60,15 @@ const MAX_SUPERSEDE_STEPS = 1000;
  * A missing user reads as off.
  */
 export async function longTermMemoryState({ userId }: { userId: string }, { tx = db }: TxOption = {}) {
-  const [row] = await tx.$queryRaw<{ on: unknown; n: unknown; at: unknown }[]>`
-    SELECT u."longTermMemory" AS "on", COUNT(f."id") AS "n", MAX(f."updatedAt") AS "at"
-    FROM "User" u LEFT JOIN "MemoryFact" f ON f."userId" = u."id" AND f."status" = 'active' AND f."supersededById" IS NULL
-    WHERE u."id" = ${userId}
-    GROUP BY u."longTermMemory"`;
+  // Written out (sql.ts): read before every turn.
+  const [row] = await queryRows(
+    tx,
+    `SELECT u."longTermMemory" AS "on", COUNT(f."id") AS "n", MAX(f."updatedAt") AS "at"
+     FROM "User" u LEFT JOIN "MemoryFact" f ON f."userId" = u."id" AND f."status" = 'active' AND f."supersededById" IS NULL
+     WHERE u."id" = ?
+     GROUP BY u."longTermMemory"`,
+    [userId],
+  );
   if (!row) return { enabled: false, stamp: "" };
   const at = row.at instanceof Date ? row.at.getTime() : String(row.at ?? "");
   return { enabled: row.on === true || Number(row.on) === 1, stamp: `${String(row.n)}:${at}` };
@@ -502,9 +507,17 @@ export async function getUserSettings(
   { userId }: { userId: string },
   { tx = db }: TxOption = {},
 ): Promise<UserSettings> {
-  const user = await tx.user.findUnique({ where: { id: userId }, select: settingsSelect });
+  // Written out (sql.ts): read after every turn, by the extraction job.
+  const [user] = await queryRows(
+    tx,
+    `SELECT "longTermMemory", "memoryExtraction" FROM "User" WHERE "id" = ?`,
+    [userId],
+  );
   if (!user) throw new AppError("not_found", "This account does not exist any more.");
-  return settingsOf(user);
+  return settingsOf({
+    longTermMemory: asBoolean(user.longTermMemory),
+    memoryExtraction: (user.memoryExtraction ?? null) as MemoryExtraction | null,
+  });
 }
 
 export async function updateUserSettings(

@@ -5,6 +5,7 @@ import { db, type TxOption } from "./client";
 import { isForeignKeyViolation, isRecordNotFound } from "./errors";
 import type { Lease } from "./leases";
 import { readParts } from "./parts";
+import { execute } from "./sql";
 import { withTransaction } from "./transaction";
 import { type HistoryRow, setActiveLeaf, walkUp } from "./tree";
 import type { ContextRecord } from "./turn-contexts";
@@ -41,12 +42,30 @@ export async function appendTurnMessages(
   const createdAt = new Date();
   const question = { id: randomUUID(), seq: seqBefore + 1, text: content, createdAt, parentId };
   const answer = { id: randomUUID(), seq: seqBefore + 2, createdAt, parentId: question.id };
-  await tx.chatMessage.createMany({
-    data: [
-      { ...question, sessionId, role: "user", status: "complete" },
-      { ...answer, sessionId, role: "assistant", text: "", status: "streaming", model },
+  // Written out (sql.ts): every turn appends its two messages.
+  await execute(
+    tx,
+    {
+      sqlite: `INSERT INTO "ChatMessage" ("id", "sessionId", "seq", "parentId", "role", "text", "status", "model", "createdAt")
+               VALUES (?, ?, ?, ?, 'user', ?, 'complete', NULL, ?), (?, ?, ?, ?, 'assistant', '', 'streaming', ?, ?)`,
+      postgresql: `INSERT INTO "ChatMessage" ("id", "sessionId", "seq", "parentId", "role", "text", "status", "model", "createdAt")
+                   VALUES ($1, $2, $3, $4, 'user', $5, 'complete', NULL, $6), ($7, $8, $9, $10, 'assistant', '', 'streaming', $11, $12)`,
+    },
+    [
+      question.id,
+      sessionId,
+      question.seq,
+      question.parentId,
+      question.text,
+      createdAt,
+      answer.id,
+      sessionId,
+      answer.seq,
+      answer.parentId,
+      model,
+      createdAt,
     ],
-  });
+  );
   await setActiveLeaf({ sessionId, leaf: answer }, { tx });
   return { question: { ...question, parts: null as unknown }, answer };
 }

@@ -7,6 +7,7 @@ import { recordFactVersion } from "./fact-history";
 import { keepFactsOfSessions } from "./kept-facts";
 import { countFilesOfProjects } from "./project-files";
 import { countRowsOfSessions, type DeletedRows, noDeletedRows } from "./receipts";
+import { queryRows } from "./sql";
 import { CASCADE_DELETE_TIMEOUT_MS, withTransaction } from "./transaction";
 
 // Projects (issue 24 item 2, docs/decisions/036-projects.md). Every query names the user: someone else's project
@@ -256,6 +257,11 @@ export async function projectOfSession(
   { sessionId }: { sessionId: string },
   { tx = db }: TxOption = {},
 ): Promise<string | null> {
-  const row = await tx.chatSession.findUnique({ where: { id: sessionId }, select: { projectId: true } });
+  // Written out (sql.ts): read before every turn and every extraction.
+  const [row] = await queryRows<{ projectId: string | null }>(
+    tx,
+    `SELECT "projectId" FROM "ChatSession" WHERE "id" = ?`,
+    [sessionId],
+  );
   return row?.projectId ?? null;
 }

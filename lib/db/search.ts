@@ -13,6 +13,7 @@ import { buildSnippet } from "@/lib/search/snippet";
 import { indexTerms, pgLexeme, pgOwnerLexeme, pgTermsVector } from "@/lib/search/terms";
 import { databaseKind, db, type Tx, type TxOption } from "./client";
 import { decodeOffsetCursor, encodeOffsetCursor } from "./cursor";
+import { execute, queryRows } from "./sql";
 import { inTx } from "./transaction";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
@@ -81,9 +82,10 @@ export async function indexMessages(
   for (const batch of chunks(docs)) {
     const ids = batch.map((d) => d.id);
     if (!fresh) {
-      await tx.$executeRawUnsafe(
-        `DELETE FROM "SearchDoc" WHERE "messageId" IN (${placeholders(ids.length, 1, kind)})`,
-        ...ids,
+      await execute(
+        tx,
+        `DELETE FROM "SearchDoc" WHERE "messageId" IN (${placeholders(ids.length, 1, "sqlite")})`,
+        ids,
       );
     }
     // Terms are cut once per message; one without any is only removed from the index.
@@ -102,15 +104,19 @@ export async function indexMessages(
 /** SearchDoc rows (owner and conversation read from the message's own rows), then their FTS5 entries by rowid. */
 async function insertSqliteDocs(tx: Tx, terms: Map<string, { terms: string[] }>) {
   const wanted = [...terms.keys()];
-  const inserted = await tx.$queryRawUnsafe<
-    { id: number | bigint; messageId: string; userId: string; sessionId: string }[]
-  >(
+  const inserted = await queryRows<{
+    id: number | bigint;
+    messageId: string;
+    userId: string;
+    sessionId: string;
+  }>(
+    tx,
     `INSERT INTO "SearchDoc" ("messageId", "userId", "sessionId", "createdAt")
      SELECT m."id", s."userId", m."sessionId", m."createdAt"
      FROM "ChatMessage" m JOIN "ChatSession" s ON s."id" = m."sessionId"
      WHERE m."id" IN (${placeholders(wanted.length, 1, "sqlite")})
      RETURNING "id", "messageId", "userId", "sessionId"`,
-    ...wanted,
+    wanted,
   );
   if (inserted.length === 0) return;
   const values = inserted.map(() => "(?, ?, ?, ?)").join(", ");
@@ -120,10 +126,7 @@ async function insertSqliteDocs(tx: Tx, terms: Map<string, { terms: string[] }>)
     conversationToken(r.sessionId),
     terms.get(r.messageId)?.terms.join(" ") ?? "",
   ]);
-  await tx.$executeRawUnsafe(
-    `INSERT INTO "SearchFts" (rowid, owner, conv, body) VALUES ${values}`,
-    ...params,
-  );
+  await execute(tx, `INSERT INTO "SearchFts" (rowid, owner, conv, body) VALUES ${values}`, params);
 }
 
 /**

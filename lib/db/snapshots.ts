@@ -1,6 +1,7 @@
 import "server-only";
 import type { MemoryItem } from "@/lib/memory";
 import { db, type TxOption } from "./client";
+import { asJson, asNumber, queryRows } from "./sql";
 
 // The conversation's one memory snapshot (MemorySnapshot): items as stored, the policy and the message they were
 // made for, and a version that every write moves on, so a writer that read an older one can tell. Which snapshot
@@ -11,10 +12,20 @@ export async function getSnapshotBySessionId(
   { sessionId }: { sessionId: string },
   { tx = db }: TxOption = {},
 ) {
-  return tx.memorySnapshot.findUnique({
-    where: { sessionId },
-    select: { items: true, policy: true, throughSeq: true, version: true },
-  });
+  // Written out (sql.ts): every turn reads it.
+  const [row] = await queryRows(
+    tx,
+    `SELECT "items", "policy", "throughSeq", "version" FROM "MemorySnapshot" WHERE "sessionId" = ?`,
+    [sessionId],
+  );
+  return row
+    ? {
+        items: asJson(row.items),
+        policy: String(row.policy),
+        throughSeq: asNumber(row.throughSeq),
+        version: asNumber(row.version),
+      }
+    : null;
 }
 
 /** Writes the snapshot whatever it was (a branch switch, a memory clear): a new version, so a racing summary drops. */

@@ -3,6 +3,7 @@ import { isAppError } from "@/lib/errors";
 import { db, type TxOption } from "./client";
 import { type DeletedRows, noDeletedRows } from "./receipts";
 import { unsafeDeleteSessionById } from "./sessions";
+import { asBoolean, queryRows } from "./sql";
 
 // Temporary chats (issue 25): the browser deletes one when the user leaves it; what it could not delete (a closed
 // laptop, a crash) goes a day after it was started, with the same cascade and audit entry as any deletion.
@@ -15,8 +16,9 @@ export async function isTemporarySession(
   { sessionId }: { sessionId: string },
   { tx = db }: TxOption = {},
 ): Promise<boolean> {
-  const row = await tx.chatSession.findUnique({ where: { id: sessionId }, select: { temporary: true } });
-  return row?.temporary ?? false;
+  // Written out (sql.ts): read before every turn and every extraction.
+  const [row] = await queryRows(tx, `SELECT "temporary" FROM "ChatSession" WHERE "id" = ?`, [sessionId]);
+  return row ? asBoolean(row.temporary) : false;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { db, TRANSACTION_OPTIONS, type Tx, type TxOption } from "./client";
+import { registerTransaction } from "./sql";
 
 // The one way to run work in a transaction. No `import "server-only"`, like client.ts: scripts and tests use it.
 
@@ -29,10 +30,21 @@ export async function withTransaction<T>(
     timeout = TRANSACTION_OPTIONS.timeout,
   }: TransactionOptions = {},
 ): Promise<T> {
-  if (isolation !== "serializable") return db.$transaction(work, { maxWait, timeout });
+  // Prisma's timeout starts once the transaction has begun: counted from here, `until` is never later than it.
+  const registered = (until: number) => (tx: Tx) => {
+    registerTransaction(tx, db, until);
+    return work(tx);
+  };
+  if (isolation !== "serializable") {
+    return db.$transaction(registered(performance.now() + timeout), { maxWait, timeout });
+  }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.$transaction(work, { maxWait, timeout, isolationLevel: "Serializable" });
+      return await db.$transaction(registered(performance.now() + timeout), {
+        maxWait,
+        timeout,
+        isolationLevel: "Serializable",
+      });
     } catch (e) {
       if (!isWriteConflict(e)) throw e;
       if (attempt >= 3) {

@@ -1,6 +1,7 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import { db, type Tx, type TxOption } from "./client";
+import { execute } from "./sql";
 
 // The message tree (docs/decisions/019-message-tree.md). Each message points at the previous message on
 // its path (`parentId`, null for a root); a conversation's active leaf names the branch the user is on. Paths are
@@ -188,8 +189,10 @@ export async function setActiveLeaf(
   { sessionId, leaf }: { sessionId: string; leaf: { id: string; seq: number } },
   { tx = db }: TxOption = {},
 ) {
-  await tx.chatSession.updateMany({
-    where: { id: sessionId },
-    data: { activeLeafId: leaf.id, activeLeafSeq: leaf.seq },
-  });
+  // Written out (sql.ts): every turn moves it.
+  await execute(tx, `UPDATE "ChatSession" SET "activeLeafId" = ?, "activeLeafSeq" = ? WHERE "id" = ?`, [
+    leaf.id,
+    leaf.seq,
+    sessionId,
+  ]);
 }

@@ -1,6 +1,8 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { db, type TxOption } from "./client";
+import { execute, jsonArg } from "./sql";
 
 // What each turn sent to the model (TurnContext), addressed by the answer it produced: recorded when the turn
 // begins, replaced after each tool step (messages.ts), read back by the context inspector.
@@ -19,18 +21,27 @@ export async function recordContext(
   { sessionId, answerId, record }: { sessionId: string; answerId: string; record: ContextRecord },
   { tx = db }: TxOption = {},
 ) {
-  await tx.turnContext.create({
-    data: {
-      sessionId,
-      messageId: answerId,
-      entries: record.entries as object,
-      ...(record.tools === undefined ? {} : { tools: record.tools as object }),
-      tokenEstimate: record.tokenEstimate,
-      policy: record.policy,
-      model: record.model,
+  // Written out (sql.ts): every turn records one.
+  await execute(
+    tx,
+    {
+      sqlite: `INSERT INTO "TurnContext" ("id", "sessionId", "messageId", "entries", "tools", "tokenEstimate", "policy", "model", "createdAt")
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      postgresql: `INSERT INTO "TurnContext" ("id", "sessionId", "messageId", "entries", "tools", "tokenEstimate", "policy", "model", "createdAt")
+                   VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9)`,
     },
-    select: { id: true },
-  });
+    [
+      randomUUID(),
+      sessionId,
+      answerId,
+      jsonArg(record.entries),
+      jsonArg(record.tools),
+      record.tokenEstimate,
+      record.policy,
+      record.model,
+      new Date(),
+    ],
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/types";
 import { db, type Prisma, type TxOption } from "./client";
 import { isRecordNotFound, isUniqueViolation } from "./errors";
+import { asBoolean, asDate, asDateOrNull, asNumber, queryRows } from "./sql";
 import { inTx } from "./transaction";
 
 export const userSelect = {
@@ -38,20 +39,26 @@ export async function getSessionUser(
   { id, sid }: { id: string; sid: string | null },
   { tx = db }: TxOption = {},
 ) {
-  const [row] = await tx.$queryRaw<
-    (SafeUser & { tokenVersion: number; mustChangePassword: unknown; signedOut: unknown })[]
-  >`
-    SELECT u."id", u."email", u."name", u."role", u."disabledAt", u."createdAt", u."tokenVersion",
-           u."mustChangePassword",
-           EXISTS (SELECT 1 FROM "RevokedToken" r WHERE r."sid" = ${sid ?? ""} AND r."userId" = u."id") AS "signedOut"
-    FROM "User" u WHERE u."id" = ${id}`;
+  // Every request reads it: written out (sql.ts), straight to the driver on SQLite.
+  const [row] = await queryRows(
+    tx,
+    `SELECT u."id", u."email", u."name", u."role", u."disabledAt", u."createdAt", u."tokenVersion",
+            u."mustChangePassword",
+            EXISTS (SELECT 1 FROM "RevokedToken" r WHERE r."sid" = ? AND r."userId" = u."id") AS "signedOut"
+     FROM "User" u WHERE u."id" = ?`,
+    [sid ?? "", id],
+  );
   if (!row) return null;
-  const { signedOut, mustChangePassword, ...user } = row;
-  // EXISTS and booleans are 0/1 on SQLite, booleans on PostgreSQL.
   return {
-    ...user,
-    mustChangePassword: mustChangePassword === true || Number(mustChangePassword) === 1,
-    signedOut: sid !== null && (signedOut === true || Number(signedOut) === 1),
+    id: String(row.id),
+    email: String(row.email),
+    name: String(row.name),
+    role: row.role as SafeUser["role"],
+    disabledAt: asDateOrNull(row.disabledAt),
+    createdAt: asDate(row.createdAt),
+    tokenVersion: asNumber(row.tokenVersion),
+    mustChangePassword: asBoolean(row.mustChangePassword),
+    signedOut: sid !== null && asBoolean(row.signedOut),
   };
 }
 
