@@ -457,28 +457,33 @@ async function sqliteSlotPool(
   const matches = slots.map((slot) => `${scope} AND body : (${slot.fts})`);
   // The slot numbers are parameters too: the statement's text depends only on how many slots it reads, so the
   // connection's statement cache serves it turn after turn.
-  const ends = async (ks: number[], order: "ASC" | "DESC") =>
-    client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
+  // One row per slot, its ids joined by commas: a thousand rows of two integers cost the driver and Prisma more than
+  // the index walks that found them.
+  const ends = async (ks: number[], order: "ASC" | "DESC") => {
+    const rows = await client.$queryRawUnsafe<{ k: number | bigint; ids: string | null }[]>(
       ks
         .map(
           () =>
-            `SELECT * FROM (SELECT ? AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`,
+            `SELECT ? AS k, (SELECT group_concat(id) FROM (SELECT rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})) AS ids`,
         )
         .join(" UNION ALL "),
       ...ks.flatMap((k) => [k, matches[k]]),
     );
+    return rows.map((r) => ({
+      k: Number(r.k),
+      ids: r.ids ? r.ids.split(",").map(Number).filter(Number.isSafeInteger) : [],
+    }));
+  };
   // The earliest ends first: a slot with fewer matches than that has them all, and only the others are read from the
   // newest end too (a walk in descending rowid order costs FTS5 more, and most of a question's slots are rare).
   const rows = await ends(
     slots.map((_, k) => k),
     "ASC",
   );
-  const filled = slots.map(() => 0);
-  for (const r of rows) filled[Number(r.k)] = (filled[Number(r.k)] ?? 0) + 1;
-  const full = filled.flatMap((n, k) => (n >= half ? [k] : []));
+  const full = rows.flatMap((r) => (r.ids.length >= half ? [r.k] : []));
   if (full.length > 0) rows.push(...(await ends(full, "DESC")));
   const bySlot = slots.map(() => new Set<number>());
-  for (const r of rows) if (Number.isSafeInteger(Number(r.id))) bySlot[Number(r.k)]?.add(Number(r.id));
+  for (const r of rows) for (const id of r.ids) bySlot[r.k]?.add(id);
   // A slot's rarity is exact when the two ends did not fill up; otherwise it is taken as half the conversation.
   const n = Math.max(leafSeq, 4 * half, ...bySlot.map((ids) => 4 * ids.size));
   return scorePool(
