@@ -435,16 +435,18 @@ const PG_RECENT_DOCS = 1000;
 /** PostgreSQL: a slot matching at least this share of the scope's newest documents is read there, not on the index. */
 const PG_DENSE = 0.05;
 
-/** How many of a slot's matches are read at each end (newest, earliest). */
+/** How many of a slot's matches are read: its earliest on SQLite; on PostgreSQL twice this is a sparse slot's share. */
 function slotHalf(slots: number): number {
   return Math.ceil(Math.min(MAX_SLOT_ROWS, Math.max(MIN_SLOT_ROWS, Math.floor(SLOT_ROWS / slots))) / 2);
 }
 
 /**
- * SQLite: the POOL best documents by the question's slots, each with its score. Every slot reads only its most
- * recent and its earliest matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY
- * rank` would score every match, and bm25's term statistics read each term's whole doclist, so its cost grew with
- * the index). Both ends, because a fact is often stated early and its later mentions are the distractors.
+ * SQLite: the POOL best documents by the question's slots, each with its score. Every slot reads only its earliest
+ * matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY rank` would score every
+ * match, and bm25's term statistics read each term's whole doclist, so its cost grew with the index): a fact is
+ * often stated early and its later mentions are the distractors. A slot with fewer matches has them all. The
+ * newest end of a slot that fills up is not read (2026-12-06): on bench:recall it found nothing more at 560
+ * messages a conversation and ranked worse at 2 400, and the descending walk cost more than the ascending one.
  */
 async function sqliteSlotPool(
   client: Client,
@@ -453,42 +455,29 @@ async function sqliteSlotPool(
   leafSeq: number,
 ): Promise<Map<number, number>> {
   if (slots.length === 0) return new Map();
-  const half = slotHalf(slots.length);
-  const matches = slots.map((slot) => `${scope} AND body : (${slot.fts})`);
+  const take = slotHalf(slots.length);
   // The slot numbers are parameters too: the statement's text depends only on how many slots it reads, so the
-  // connection's statement cache serves it turn after turn.
-  // One row per slot, its ids joined by commas: a thousand rows of two integers cost the driver and Prisma more than
-  // the index walks that found them.
-  const ends = async (ks: number[], order: "ASC" | "DESC") => {
-    const rows = await client.$queryRawUnsafe<{ k: number | bigint; ids: string | null }[]>(
-      ks
-        .map(
-          () =>
-            `SELECT ? AS k, (SELECT group_concat(id) FROM (SELECT rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})) AS ids`,
-        )
-        .join(" UNION ALL "),
-      ...ks.flatMap((k) => [k, matches[k]]),
-    );
-    return rows.map((r) => ({
-      k: Number(r.k),
-      ids: r.ids ? r.ids.split(",").map(Number).filter(Number.isSafeInteger) : [],
-    }));
-  };
-  // The earliest ends first: a slot with fewer matches than that has them all, and only the others are read from the
-  // newest end too (a walk in descending rowid order costs FTS5 more, and most of a question's slots are rare).
-  const rows = await ends(
-    slots.map((_, k) => k),
-    "ASC",
+  // connection's statement cache serves it turn after turn. One row per slot, its ids joined by commas: a thousand
+  // rows of two integers cost the driver and Prisma more than the index walks that found them.
+  const rows = await client.$queryRawUnsafe<{ k: number | bigint; ids: string | null }[]>(
+    slots
+      .map(
+        () =>
+          `SELECT ? AS k, (SELECT group_concat(id) FROM (SELECT rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid LIMIT ${take})) AS ids`,
+      )
+      .join(" UNION ALL "),
+    ...slots.flatMap((slot, k) => [k, `${scope} AND body : (${slot.fts})`]),
   );
-  const full = rows.flatMap((r) => (r.ids.length >= half ? [r.k] : []));
-  if (full.length > 0) rows.push(...(await ends(full, "DESC")));
   const bySlot = slots.map(() => new Set<number>());
-  for (const r of rows) for (const id of r.ids) bySlot[r.k]?.add(id);
-  // A slot's rarity is exact when the two ends did not fill up; otherwise it is taken as half the conversation.
-  const n = Math.max(leafSeq, 4 * half, ...bySlot.map((ids) => 4 * ids.size));
+  for (const r of rows) {
+    const ids = bySlot[Number(r.k)];
+    for (const id of r.ids?.split(",") ?? []) if (Number.isSafeInteger(Number(id))) ids?.add(Number(id));
+  }
+  // A slot's rarity is exact when it did not fill up; otherwise it is taken as half the conversation.
+  const n = Math.max(leafSeq, 4 * take);
   return scorePool(
     slots,
-    bySlot.map((ids) => ({ ids, df: ids.size >= 2 * half ? Math.max(2 * half, n / 2) : ids.size })),
+    bySlot.map((ids) => ({ ids, df: ids.size >= take ? n / 2 : ids.size })),
     n,
   );
 }
