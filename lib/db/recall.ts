@@ -653,6 +653,9 @@ function pathSteps(sc: Scope, seq: number, from: number, to: number): number[] {
   return out;
 }
 
+/** How a raw statement hands back a message's seq and date (SQLite: integers and milliseconds or text). */
+type RawKeys = { seq: number | bigint; createdAt: unknown; parts: unknown };
+
 /** Messages of each conversation by seq (the (sessionId, seq) key), only the visible ones. */
 async function readSeqs(
   client: Client,
@@ -666,20 +669,20 @@ async function readSeqs(
     const sc = scopes.get(sessionId) as Scope;
     const missing = [...seqs].filter((x) => !known.has(x) && isVisible(sc, x, true));
     if (missing.length === 0) continue;
-    const rows = await client.chatMessage.findMany({
-      where: { sessionId, seq: { in: missing } },
-      select: {
-        id: true,
-        sessionId: true,
-        seq: true,
-        role: true,
-        createdAt: true,
-        text: true,
-        status: true,
-        parts: true,
-      },
-    });
-    for (const r of rows) known.set(r.seq, messageRow(r));
+    // The seqs are one parameter (a JSON array on SQLite): the statement's text is the same whatever their number,
+    // so the connection's statement cache serves it (an ORM `in` list is a new statement for each length).
+    const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
+    const rows = await client.$queryRawUnsafe<(Omit<MessageRow, "seq" | "createdAt"> & RawKeys)[]>(
+      `SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text", c."status", c."parts"
+       FROM "ChatMessage" c
+       WHERE c."sessionId" = ${sqlite ? "?" : "$1"} AND c."seq" ${sqlite ? 'IN (SELECT j."value" FROM json_each(?) j)' : "= ANY($2::int[])"}`,
+      sessionId,
+      sqlite ? JSON.stringify(missing) : missing,
+    );
+    for (const r of rows) {
+      const seq = Number(r.seq);
+      known.set(seq, messageRow({ ...r, seq, createdAt: toDate(r.createdAt) }));
+    }
   }
 }
 
