@@ -289,11 +289,6 @@ export function rankCandidates<C extends LexicalCandidate>(
   partnerTexts: Map<string, string>,
 ): Ranked<C>[] {
   if (candidates.length === 0) return [];
-  const profiles = candidates.map((c) => cachedProfile(c.messageId, c.text, question));
-  const partners = candidates.map((c) => {
-    const t = partnerTexts.get(c.messageId);
-    return t === undefined ? null : profile(t, question);
-  });
   // Each content term is a slot; a message covers it by the term itself or, for less, by one of its expansions.
   const n = question.terms.length;
   const slotTerms = question.terms.map((_, k) => [
@@ -302,8 +297,16 @@ export function rankCandidates<C extends LexicalCandidate>(
   ]);
   const coverage = (held: Set<number>, k: number) =>
     held.has(k) ? 1 : (slotTerms[k] as number[]).some((x) => held.has(x)) ? EXPANSION_WEIGHT : 0;
+  /** Each slot's coverage by a text, worked out once per candidate (weights and scores both read it). */
+  const covered = (held: Set<number>) => question.terms.map((_, k) => coverage(held, k));
+  const profiles = candidates.map((c) => cachedProfile(c.messageId, c.text, question));
+  const own = profiles.map((p) => covered(p.held));
+  const partners = candidates.map((c) => {
+    const t = partnerTexts.get(c.messageId);
+    return t === undefined ? null : covered(profile(t, question).held);
+  });
   const weights = question.terms.map((_, k) => {
-    const df = profiles.filter((p) => coverage(p.held, k) > 0).length;
+    const df = own.filter((cover) => (cover[k] as number) > 0).length;
     return Math.log(1 + (candidates.length + 1) / (df + 0.5));
   });
   const total = weights.reduce((a, b) => a + b, 0) || 1;
@@ -314,18 +317,19 @@ export function rankCandidates<C extends LexicalCandidate>(
   return candidates
     .map((c, i) => {
       const p = profiles[i] as ReturnType<typeof profile>;
+      const mine = own[i] as number[];
       const partner = partners[i];
-      let covered = 0;
+      let held = 0;
       let all = true;
-      question.terms.forEach((_, k) => {
-        const w = weights[k] as number;
-        const own = coverage(p.held, k);
-        if (own < 1) all = false;
-        covered += w * Math.max(own, partner ? coverage(partner.held, k) * PARTNER_WEIGHT : 0);
-      });
+      for (let k = 0; k < n; k++) {
+        const cover = mine[k] as number;
+        if (cover < 1) all = false;
+        held +=
+          (weights[k] as number) * Math.max(cover, partner ? (partner[k] as number) * PARTNER_WEIGHT : 0);
+      }
       const phrases = p.adjacent.size;
       const score =
-        covered / total +
+        held / total +
         (all ? ALL_TERMS_BONUS : 0) +
         (question.pairs.length ? (PHRASE_WEIGHT * phrases) / question.pairs.length : 0) +
         (ENGINE_WEIGHT * Math.max(0, c.engine)) / bestEngine +
