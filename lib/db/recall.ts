@@ -104,7 +104,7 @@ interface Scope {
 }
 
 const toDate = (v: unknown) =>
-  v instanceof Date ? v : new Date(typeof v === "bigint" ? Number(v) : String(v));
+  v instanceof Date ? v : new Date(typeof v === "bigint" || typeof v === "number" ? Number(v) : String(v));
 
 /**
  * The earlier messages most relevant to `question` that the current question may see, best first (at most
@@ -337,24 +337,6 @@ async function lexicalMatches(
     messages: Map<string, Map<number, MessageRow>>;
   },
 ): Promise<LexicalCandidate[]> {
-  type Row = {
-    doc: number | bigint;
-    id: string;
-    sessionId: string;
-    seq: number | bigint;
-    role: string;
-    createdAt: unknown;
-    text: string;
-    parts: unknown;
-    status: string;
-    title: string;
-    memoryStartSeq: number | bigint;
-    forks: number | bigint;
-    activeLeafId: string | null;
-    activeLeafSeq: number | bigint;
-    temporary: boolean | number | bigint;
-    projectId: string | null;
-  };
   const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
   const pool = sqlite
     ? await sqliteSlotPool(
@@ -376,15 +358,24 @@ async function lexicalMatches(
   // OFFSET 0 keeps it from flattening the lateral lookups back into a join). On SQLite the ids are one JSON
   // parameter, so the statement is prepared once per connection (written into the text, each turn's was new); on
   // PostgreSQL they are integers the index returned, written into the statement.
-  const rows = await client.$queryRawUnsafe<Row[]>(
-    sqlite
-      ? `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
-         FROM json_each(?) j
-         CROSS JOIN "SearchDoc" d ON d."id" = j."value"
-         CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
-         CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
-         WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`
-      : `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
+  // SQLite hands the rows back as one JSON value: Prisma converts every row and value of a raw result, which cost
+  // more than the statement itself for a hundred rows.
+  const rows = sqlite
+    ? rowsOf(
+        await client.$queryRawUnsafe<{ list: string | null }[]>(
+          `SELECT json_group_array(json_array(d."id", ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS})) AS list
+           FROM json_each(?) j
+           CROSS JOIN "SearchDoc" d ON d."id" = j."value"
+           CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
+           CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
+           WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`,
+          JSON.stringify(ids),
+          userId,
+          userId,
+        ),
+      )
+    : await client.$queryRawUnsafe<Row[]>(
+        `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
          FROM "SearchDoc" d
          CROSS JOIN LATERAL (
            SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text", c."parts", c."status" FROM "ChatMessage" c
@@ -394,10 +385,9 @@ async function lexicalMatches(
            SELECT * FROM "ChatSession" t WHERE t."id" = m."sessionId" AND t."userId" = $2 OFFSET 0
          ) s
          WHERE d."id" IN (${ids.join(", ")}) AND d."userId" = $1`,
-    ...(sqlite ? [JSON.stringify(ids)] : []),
-    userId,
-    userId,
-  );
+        userId,
+        userId,
+      );
   for (const r of rows) {
     sessions.set(r.sessionId, {
       id: r.sessionId,
@@ -575,6 +565,35 @@ const MESSAGE_COLUMNS = `m."id", m."sessionId", m."seq", m."role", m."createdAt"
 
 /** The conversation columns each match carries, so no separate read of the conversations is needed. */
 const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq", s."temporary", s."projectId"`;
+
+/** A matched document with its message and conversation, as the pool's rows statement returns it. */
+type Row = {
+  doc: number | bigint;
+  id: string;
+  sessionId: string;
+  seq: number | bigint;
+  role: string;
+  createdAt: unknown;
+  text: string;
+  parts: unknown;
+  status: string;
+  title: string;
+  memoryStartSeq: number | bigint;
+  forks: number | bigint;
+  activeLeafId: string | null;
+  activeLeafSeq: number | bigint;
+  temporary: boolean | number | bigint;
+  projectId: string | null;
+};
+
+/** The keys of a Row in the order of the SQLite statement's JSON arrays: the document, then the columns above. */
+const ROW_KEYS = ["doc", ...`${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}`.split(", ").map((c) => c.slice(3, -1))];
+
+/** SQLite's rows, one JSON array of arrays (values in ROW_KEYS order), as objects. */
+function rowsOf(result: { list: string | null }[]): Row[] {
+  const list = JSON.parse(result[0]?.list ?? "[]") as unknown[][];
+  return list.map((values) => Object.fromEntries(ROW_KEYS.map((key, i) => [key, values[i]])) as Row);
+}
 
 /**
  * The index scope of a project's conversations: their own tokens while there are at most MAX_PROJECT_CONVERSATIONS
