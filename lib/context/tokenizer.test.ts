@@ -1,3 +1,5 @@
+import { countTokens as cl100kCount } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens as o200kCount } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import type { MemoryItem } from "@/lib/memory";
 import {
@@ -5,6 +7,7 @@ import {
   DEFAULT_IMAGE_TOKENS,
   encodingForModel,
   imageTokens,
+  pieces,
   REPLY_PRIMING_TOKENS,
   TOKENS_PER_MESSAGE,
   tokenizerFor,
@@ -173,4 +176,64 @@ describe("count cache", () => {
     expect(again).toEqual(first);
     expect(countText("hello world")).toBe(2);
   });
+});
+
+describe("long texts counted in pieces", () => {
+  const whole = {
+    "gpt-4o": (text: string) => o200kCount(text, { disallowedSpecial: new Set() }),
+    "gpt-4": (text: string) => cl100kCount(text, { disallowedSpecial: new Set() }),
+  };
+  const endings = [
+    "end.",
+    "end. ",
+    "end.\n",
+    "a\n\n",
+    "x  ",
+    "😀",
+    "中文。",
+    "a/",
+    "'s",
+    "<|endoftext|>",
+    "123",
+    "\r",
+  ];
+  const starts = ["/path", "  indented", "\tTab", "- item", "'s", "中文", "123", "é", "\u0301x", "!!"];
+
+  it("cuts before a line that starts with anything but white space or a slash", () => {
+    const text = "head\n- [a] one.\n  more\n/root\n\nnext\n";
+    expect(pieces(text)).toEqual(["head\n", "- [a] one.\n  more\n/root\n\n", "next\n"]);
+    expect(pieces(text).join("")).toBe(text);
+  });
+
+  it.each(Object.entries(whole))(
+    "%s: the sum of the pieces is the count of the whole text",
+    (model, count) => {
+      const { countText } = tokenizerFor(model);
+      // Where a cut would change the count: "!\n/" is one pre-token in o200k, "\n\n" one in both.
+      for (const tricky of ["a!\n/b", "a\n\nb", "x\n  indented", "end.\n- [b]"]) {
+        const text = `${"word ".repeat(120)}\n${tricky}\n${"more ".repeat(20)}`;
+        expect(countText(text)).toBe(count(text));
+      }
+      let x = 7;
+      const next = (n: number) => {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        return x % n;
+      };
+      for (let t = 0; t < 200; t++) {
+        const lines = Array.from({ length: 3 + next(30) }, (_, i) => {
+          const body = Array.from(
+            { length: 1 + next(12) },
+            () => ["word", "Two", "中文", "😀", "42", "-", "/", " "][next(8)],
+          );
+          return `${next(2) ? (starts[next(starts.length)] as string) : `- [#${i}]`} ${body.join(" ")}${endings[next(endings.length)]}`;
+        });
+        const text = `Header line:\n${lines.join("\n")}`.padEnd(600, "·");
+        expect(pieces(text).length).toBeGreaterThan(1);
+        expect(countText(text)).toBe(count(text));
+        // Counted again from the cached pieces, in another order.
+        const shuffled = `Header line:\n${[...lines].reverse().join("\n")}`.padEnd(600, "·");
+        expect(countText(shuffled)).toBe(count(shuffled));
+      }
+    },
+  );
 });

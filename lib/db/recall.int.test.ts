@@ -202,8 +202,9 @@ describe(`recall candidates (${kind})`, () => {
   it("finds a message in the middle of a long conversation through a word in every message, a word common only early on, and a rare one", async () => {
     const user = await createUser();
     const [common, early, rare] = [word(), word(), word()];
-    // 3 000 messages: the middle one is outside both ends a slot reads directly (PostgreSQL: the newest and the
-    // earliest 1 000 documents); `early` fills its share of the index's matches before the middle is reached.
+    // 3 000 messages: the middle one is outside what a common slot reads directly (SQLite: its earliest matches;
+    // PostgreSQL: the newest and the earliest 1 000 documents); `early` fills its share of the index's matches
+    // before the middle is reached.
     const texts = Array.from({ length: 3000 }, (_, i) => {
       if (i === 1499) return `${common} ${early} ${rare}`;
       return i < 1000 && i % 2 === 0 ? `${common} ${early} item ${i}` : `${common} item ${i}`;

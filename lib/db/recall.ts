@@ -104,7 +104,7 @@ interface Scope {
 }
 
 const toDate = (v: unknown) =>
-  v instanceof Date ? v : new Date(typeof v === "bigint" ? Number(v) : String(v));
+  v instanceof Date ? v : new Date(typeof v === "bigint" || typeof v === "number" ? Number(v) : String(v));
 
 /**
  * The earlier messages most relevant to `question` that the current question may see, best first (at most
@@ -337,24 +337,6 @@ async function lexicalMatches(
     messages: Map<string, Map<number, MessageRow>>;
   },
 ): Promise<LexicalCandidate[]> {
-  type Row = {
-    doc: number | bigint;
-    id: string;
-    sessionId: string;
-    seq: number | bigint;
-    role: string;
-    createdAt: unknown;
-    text: string;
-    parts: unknown;
-    status: string;
-    title: string;
-    memoryStartSeq: number | bigint;
-    forks: number | bigint;
-    activeLeafId: string | null;
-    activeLeafSeq: number | bigint;
-    temporary: boolean | number | bigint;
-    projectId: string | null;
-  };
   const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
   const pool = sqlite
     ? await sqliteSlotPool(
@@ -376,15 +358,24 @@ async function lexicalMatches(
   // OFFSET 0 keeps it from flattening the lateral lookups back into a join). On SQLite the ids are one JSON
   // parameter, so the statement is prepared once per connection (written into the text, each turn's was new); on
   // PostgreSQL they are integers the index returned, written into the statement.
-  const rows = await client.$queryRawUnsafe<Row[]>(
-    sqlite
-      ? `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
-         FROM json_each(?) j
-         CROSS JOIN "SearchDoc" d ON d."id" = j."value"
-         CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
-         CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
-         WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`
-      : `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
+  // SQLite hands the rows back as one JSON value: Prisma converts every row and value of a raw result, which cost
+  // more than the statement itself for a hundred rows.
+  const rows = sqlite
+    ? rowsOf(
+        await client.$queryRawUnsafe<{ list: string | null }[]>(
+          `SELECT json_group_array(json_array(d."id", ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS})) AS list
+           FROM json_each(?) j
+           CROSS JOIN "SearchDoc" d ON d."id" = j."value"
+           CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
+           CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
+           WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`,
+          JSON.stringify(ids),
+          userId,
+          userId,
+        ),
+      )
+    : await client.$queryRawUnsafe<Row[]>(
+        `SELECT d."id" AS doc, ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}
          FROM "SearchDoc" d
          CROSS JOIN LATERAL (
            SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text", c."parts", c."status" FROM "ChatMessage" c
@@ -394,10 +385,9 @@ async function lexicalMatches(
            SELECT * FROM "ChatSession" t WHERE t."id" = m."sessionId" AND t."userId" = $2 OFFSET 0
          ) s
          WHERE d."id" IN (${ids.join(", ")}) AND d."userId" = $1`,
-    ...(sqlite ? [JSON.stringify(ids)] : []),
-    userId,
-    userId,
-  );
+        userId,
+        userId,
+      );
   for (const r of rows) {
     sessions.set(r.sessionId, {
       id: r.sessionId,
@@ -435,16 +425,18 @@ const PG_RECENT_DOCS = 1000;
 /** PostgreSQL: a slot matching at least this share of the scope's newest documents is read there, not on the index. */
 const PG_DENSE = 0.05;
 
-/** How many of a slot's matches are read at each end (newest, earliest). */
+/** How many of a slot's matches are read: its earliest on SQLite; on PostgreSQL twice this is a sparse slot's share. */
 function slotHalf(slots: number): number {
   return Math.ceil(Math.min(MAX_SLOT_ROWS, Math.max(MIN_SLOT_ROWS, Math.floor(SLOT_ROWS / slots))) / 2);
 }
 
 /**
- * SQLite: the POOL best documents by the question's slots, each with its score. Every slot reads only its most
- * recent and its earliest matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY
- * rank` would score every match, and bm25's term statistics read each term's whole doclist, so its cost grew with
- * the index). Both ends, because a fact is often stated early and its later mentions are the distractors.
+ * SQLite: the POOL best documents by the question's slots, each with its score. Every slot reads only its earliest
+ * matches in the scope (FTS5 walks a match in rowid order and stops at the LIMIT; `ORDER BY rank` would score every
+ * match, and bm25's term statistics read each term's whole doclist, so its cost grew with the index): a fact is
+ * often stated early and its later mentions are the distractors. A slot with fewer matches has them all. The
+ * newest end of a slot that fills up is not read (2026-12-06): on bench:recall it found nothing more at 560
+ * messages a conversation and ranked worse at 2 400, and the descending walk cost more than the ascending one.
  */
 async function sqliteSlotPool(
   client: Client,
@@ -453,37 +445,29 @@ async function sqliteSlotPool(
   leafSeq: number,
 ): Promise<Map<number, number>> {
   if (slots.length === 0) return new Map();
-  const half = slotHalf(slots.length);
-  const matches = slots.map((slot) => `${scope} AND body : (${slot.fts})`);
+  const take = slotHalf(slots.length);
   // The slot numbers are parameters too: the statement's text depends only on how many slots it reads, so the
-  // connection's statement cache serves it turn after turn.
-  const ends = async (ks: number[], order: "ASC" | "DESC") =>
-    client.$queryRawUnsafe<{ k: number | bigint; id: number | bigint }[]>(
-      ks
-        .map(
-          () =>
-            `SELECT * FROM (SELECT ? AS k, rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid ${order} LIMIT ${half})`,
-        )
-        .join(" UNION ALL "),
-      ...ks.flatMap((k) => [k, matches[k]]),
-    );
-  // The earliest ends first: a slot with fewer matches than that has them all, and only the others are read from the
-  // newest end too (a walk in descending rowid order costs FTS5 more, and most of a question's slots are rare).
-  const rows = await ends(
-    slots.map((_, k) => k),
-    "ASC",
+  // connection's statement cache serves it turn after turn. One row per slot, its ids joined by commas: a thousand
+  // rows of two integers cost the driver and Prisma more than the index walks that found them.
+  const rows = await client.$queryRawUnsafe<{ k: number | bigint; ids: string | null }[]>(
+    slots
+      .map(
+        () =>
+          `SELECT ? AS k, (SELECT group_concat(id) FROM (SELECT rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid LIMIT ${take})) AS ids`,
+      )
+      .join(" UNION ALL "),
+    ...slots.flatMap((slot, k) => [k, `${scope} AND body : (${slot.fts})`]),
   );
-  const filled = slots.map(() => 0);
-  for (const r of rows) filled[Number(r.k)] = (filled[Number(r.k)] ?? 0) + 1;
-  const full = filled.flatMap((n, k) => (n >= half ? [k] : []));
-  if (full.length > 0) rows.push(...(await ends(full, "DESC")));
   const bySlot = slots.map(() => new Set<number>());
-  for (const r of rows) if (Number.isSafeInteger(Number(r.id))) bySlot[Number(r.k)]?.add(Number(r.id));
-  // A slot's rarity is exact when the two ends did not fill up; otherwise it is taken as half the conversation.
-  const n = Math.max(leafSeq, 4 * half, ...bySlot.map((ids) => 4 * ids.size));
+  for (const r of rows) {
+    const ids = bySlot[Number(r.k)];
+    for (const id of r.ids?.split(",") ?? []) if (Number.isSafeInteger(Number(id))) ids?.add(Number(id));
+  }
+  // A slot's rarity is exact when it did not fill up; otherwise it is taken as half the conversation.
+  const n = Math.max(leafSeq, 4 * take);
   return scorePool(
     slots,
-    bySlot.map((ids) => ({ ids, df: ids.size >= 2 * half ? Math.max(2 * half, n / 2) : ids.size })),
+    bySlot.map((ids) => ({ ids, df: ids.size >= take ? n / 2 : ids.size })),
     n,
   );
 }
@@ -582,6 +566,35 @@ const MESSAGE_COLUMNS = `m."id", m."sessionId", m."seq", m."role", m."createdAt"
 /** The conversation columns each match carries, so no separate read of the conversations is needed. */
 const SESSION_COLUMNS = `s."title", s."memoryStartSeq", s."forks", s."activeLeafId", s."activeLeafSeq", s."temporary", s."projectId"`;
 
+/** A matched document with its message and conversation, as the pool's rows statement returns it. */
+type Row = {
+  doc: number | bigint;
+  id: string;
+  sessionId: string;
+  seq: number | bigint;
+  role: string;
+  createdAt: unknown;
+  text: string;
+  parts: unknown;
+  status: string;
+  title: string;
+  memoryStartSeq: number | bigint;
+  forks: number | bigint;
+  activeLeafId: string | null;
+  activeLeafSeq: number | bigint;
+  temporary: boolean | number | bigint;
+  projectId: string | null;
+};
+
+/** The keys of a Row in the order of the SQLite statement's JSON arrays: the document, then the columns above. */
+const ROW_KEYS = ["doc", ...`${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}`.split(", ").map((c) => c.slice(3, -1))];
+
+/** SQLite's rows, one JSON array of arrays (values in ROW_KEYS order), as objects. */
+function rowsOf(result: { list: string | null }[]): Row[] {
+  const list = JSON.parse(result[0]?.list ?? "[]") as unknown[][];
+  return list.map((values) => Object.fromEntries(ROW_KEYS.map((key, i) => [key, values[i]])) as Row);
+}
+
 /**
  * The index scope of a project's conversations: their own tokens while there are at most MAX_PROJECT_CONVERSATIONS
  * (read by the (projectId, updatedAt) index), else the user's token (the rows are filtered by project either way).
@@ -659,6 +672,9 @@ function pathSteps(sc: Scope, seq: number, from: number, to: number): number[] {
   return out;
 }
 
+/** How a raw statement hands back a message's seq and date (SQLite: integers and milliseconds or text). */
+type RawKeys = { seq: number | bigint; createdAt: unknown; parts: unknown };
+
 /** Messages of each conversation by seq (the (sessionId, seq) key), only the visible ones. */
 async function readSeqs(
   client: Client,
@@ -672,20 +688,20 @@ async function readSeqs(
     const sc = scopes.get(sessionId) as Scope;
     const missing = [...seqs].filter((x) => !known.has(x) && isVisible(sc, x, true));
     if (missing.length === 0) continue;
-    const rows = await client.chatMessage.findMany({
-      where: { sessionId, seq: { in: missing } },
-      select: {
-        id: true,
-        sessionId: true,
-        seq: true,
-        role: true,
-        createdAt: true,
-        text: true,
-        status: true,
-        parts: true,
-      },
-    });
-    for (const r of rows) known.set(r.seq, messageRow(r));
+    // The seqs are one parameter (a JSON array on SQLite): the statement's text is the same whatever their number,
+    // so the connection's statement cache serves it (an ORM `in` list is a new statement for each length).
+    const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
+    const rows = await client.$queryRawUnsafe<(Omit<MessageRow, "seq" | "createdAt"> & RawKeys)[]>(
+      `SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text", c."status", c."parts"
+       FROM "ChatMessage" c
+       WHERE c."sessionId" = ${sqlite ? "?" : "$1"} AND c."seq" ${sqlite ? 'IN (SELECT j."value" FROM json_each(?) j)' : "= ANY($2::int[])"}`,
+      sessionId,
+      sqlite ? JSON.stringify(missing) : missing,
+    );
+    for (const r of rows) {
+      const seq = Number(r.seq);
+      known.set(seq, messageRow({ ...r, seq, createdAt: toDate(r.createdAt) }));
+    }
   }
 }
 

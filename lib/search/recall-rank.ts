@@ -168,36 +168,49 @@ const union = (a: readonly number[], b: readonly number[]): readonly number[] =>
 
 /**
  * Which of the question's terms a text holds (by index) and which of its adjacent pairs appear adjacent (a phrase).
- * Only the text's words that could be a question term are stemmed: stemming every word was most of the cost.
+ * What a word matches is worked out once per question and word (`matchesOf`), not at each of its occurrences.
  */
 function profile(text: string, question: QuestionShape) {
   const held = new Set<number>();
   const adjacent = new Set<number>();
-  const { exact, stems, prefixes, pairIndex, all } = lookup(question);
+  const l = lookup(question);
   let previous: readonly number[] = NONE;
   for (const t of tokensOf(text)) {
-    // Most words are no question term: no set is made for them.
-    let now: readonly number[] = exact.get(t.term) ?? NONE;
-    if (!t.cjk && t.term.length >= 4 && prefixes.has(t.term.slice(0, 3))) {
-      const stem = cachedStem(t.term);
-      const more = stem ? stems.get(stem) : undefined;
-      if (more) now = union(now, more);
-    }
-    if (t.cjk) {
-      // A one-character question term matches the bigrams it starts, as in the index.
-      const starts = (exact.get([...t.term][0] ?? "") ?? NONE).filter((k) => all[k]?.prefix);
-      now = union(now, starts);
-    }
+    const now = matchesOf(l, t);
     for (const k of now) held.add(k);
-    if (pairIndex.size > 0)
+    if (l.pairIndex.size > 0)
       for (const a of previous)
         for (const b of now) {
-          const pair = pairIndex.get(`${a} ${b}`);
+          const pair = l.pairIndex.get(`${a} ${b}`);
           if (pair !== undefined) adjacent.add(pair);
         }
     previous = now;
   }
   return { held, adjacent };
+}
+
+/**
+ * The question terms (by index) a word of a text matches: itself, its stem, or for a CJK term a one-character
+ * question term it starts. Only words that could be a question term are stemmed: stemming every word was most of
+ * the cost. Most words are no question term: they share one empty list.
+ */
+function matchesOf(l: Lookup, t: { term: string; cjk: boolean }): readonly number[] {
+  const memo = t.cjk ? l.cjkMatches : l.latinMatches;
+  let now = memo.get(t.term);
+  if (now !== undefined) return now;
+  now = l.exact.get(t.term) ?? NONE;
+  if (!t.cjk && t.term.length >= 4 && l.prefixes.has(t.term.slice(0, 3))) {
+    const stem = cachedStem(t.term);
+    const more = stem ? l.stems.get(stem) : undefined;
+    if (more) now = union(now, more);
+  }
+  if (t.cjk) {
+    // A one-character question term matches the bigrams it starts, as in the index.
+    const starts = (l.exact.get([...t.term][0] ?? "") ?? NONE).filter((k) => l.all[k]?.prefix);
+    now = union(now, starts);
+  }
+  memo.set(t.term, now);
+  return now;
 }
 
 /** How many texts' terms are remembered: the same messages are candidates turn after turn. */
@@ -257,8 +270,11 @@ function buildLookup(question: QuestionShape) {
   question.pairs.forEach(([a, b], i) => {
     pairIndex.set(`${index.get(a.term)} ${index.get(b.term)}`, i);
   });
-  return { exact, stems, prefixes, pairIndex, all };
+  const latinMatches = new Map<string, readonly number[]>();
+  const cjkMatches = new Map<string, readonly number[]>();
+  return { exact, stems, prefixes, pairIndex, all, latinMatches, cjkMatches };
 }
+type Lookup = ReturnType<typeof buildLookup>;
 
 /** Profiles of the last question's candidates: both passes of one recall read the same texts. */
 const profileCache: { question?: QuestionShape; byId: Map<string, ReturnType<typeof profile>> } = {
@@ -289,11 +305,6 @@ export function rankCandidates<C extends LexicalCandidate>(
   partnerTexts: Map<string, string>,
 ): Ranked<C>[] {
   if (candidates.length === 0) return [];
-  const profiles = candidates.map((c) => cachedProfile(c.messageId, c.text, question));
-  const partners = candidates.map((c) => {
-    const t = partnerTexts.get(c.messageId);
-    return t === undefined ? null : profile(t, question);
-  });
   // Each content term is a slot; a message covers it by the term itself or, for less, by one of its expansions.
   const n = question.terms.length;
   const slotTerms = question.terms.map((_, k) => [
@@ -302,8 +313,16 @@ export function rankCandidates<C extends LexicalCandidate>(
   ]);
   const coverage = (held: Set<number>, k: number) =>
     held.has(k) ? 1 : (slotTerms[k] as number[]).some((x) => held.has(x)) ? EXPANSION_WEIGHT : 0;
+  /** Each slot's coverage by a text, worked out once per candidate (weights and scores both read it). */
+  const covered = (held: Set<number>) => question.terms.map((_, k) => coverage(held, k));
+  const profiles = candidates.map((c) => cachedProfile(c.messageId, c.text, question));
+  const own = profiles.map((p) => covered(p.held));
+  const partners = candidates.map((c) => {
+    const t = partnerTexts.get(c.messageId);
+    return t === undefined ? null : covered(profile(t, question).held);
+  });
   const weights = question.terms.map((_, k) => {
-    const df = profiles.filter((p) => coverage(p.held, k) > 0).length;
+    const df = own.filter((cover) => (cover[k] as number) > 0).length;
     return Math.log(1 + (candidates.length + 1) / (df + 0.5));
   });
   const total = weights.reduce((a, b) => a + b, 0) || 1;
@@ -314,18 +333,19 @@ export function rankCandidates<C extends LexicalCandidate>(
   return candidates
     .map((c, i) => {
       const p = profiles[i] as ReturnType<typeof profile>;
+      const mine = own[i] as number[];
       const partner = partners[i];
-      let covered = 0;
+      let held = 0;
       let all = true;
-      question.terms.forEach((_, k) => {
-        const w = weights[k] as number;
-        const own = coverage(p.held, k);
-        if (own < 1) all = false;
-        covered += w * Math.max(own, partner ? coverage(partner.held, k) * PARTNER_WEIGHT : 0);
-      });
+      for (let k = 0; k < n; k++) {
+        const cover = mine[k] as number;
+        if (cover < 1) all = false;
+        held +=
+          (weights[k] as number) * Math.max(cover, partner ? (partner[k] as number) * PARTNER_WEIGHT : 0);
+      }
       const phrases = p.adjacent.size;
       const score =
-        covered / total +
+        held / total +
         (all ? ALL_TERMS_BONUS : 0) +
         (question.pairs.length ? (PHRASE_WEIGHT * phrases) / question.pairs.length : 0) +
         (ENGINE_WEIGHT * Math.max(0, c.engine)) / bestEngine +
