@@ -11,6 +11,7 @@ import { ftsString, pgOwnerLexeme } from "@/lib/search/terms";
 import { databaseKind, db, type Tx } from "./client";
 import { embedQuestion, nearestMessages, type QuestionVector } from "./embeddings";
 import { conversationToken, ownerToken, pgConversationLexeme } from "./search";
+import { queryRows } from "./sql";
 
 // The earlier messages a turn may recall (docs/decisions/026-recall.md, "Ranking"): the question's content terms
 // matched on the search index — the conversation's postings (scope conversation) or the user's (scope all) — then
@@ -362,16 +363,15 @@ async function lexicalMatches(
   // more than the statement itself for a hundred rows.
   const rows = sqlite
     ? rowsOf(
-        await client.$queryRawUnsafe<{ list: string | null }[]>(
+        await queryRows<{ list: string | null }>(
+          client,
           `SELECT json_group_array(json_array(d."id", ${MESSAGE_COLUMNS}, ${SESSION_COLUMNS})) AS list
            FROM json_each(?) j
            CROSS JOIN "SearchDoc" d ON d."id" = j."value"
            CROSS JOIN "ChatMessage" m ON m."id" = d."messageId"
            CROSS JOIN "ChatSession" s ON s."id" = m."sessionId"
            WHERE d."userId" = ? AND s."userId" = ? AND m."status" <> 'streaming'`,
-          JSON.stringify(ids),
-          userId,
-          userId,
+          [JSON.stringify(ids), userId, userId],
         ),
       )
     : await client.$queryRawUnsafe<Row[]>(
@@ -449,14 +449,15 @@ async function sqliteSlotPool(
   // The slot numbers are parameters too: the statement's text depends only on how many slots it reads, so the
   // connection's statement cache serves it turn after turn. One row per slot, its ids joined by commas: a thousand
   // rows of two integers cost the driver and Prisma more than the index walks that found them.
-  const rows = await client.$queryRawUnsafe<{ k: number | bigint; ids: string | null }[]>(
+  const rows = await queryRows<{ k: number | bigint; ids: string | null }>(
+    client,
     slots
       .map(
         () =>
           `SELECT ? AS k, (SELECT group_concat(id) FROM (SELECT rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid LIMIT ${take})) AS ids`,
       )
       .join(" UNION ALL "),
-    ...slots.flatMap((slot, k) => [k, `${scope} AND body : (${slot.fts})`]),
+    slots.flatMap((slot, k) => [k, `${scope} AND body : (${slot.fts})`]),
   );
   const bySlot = slots.map(() => new Set<number>());
   for (const r of rows) {
@@ -691,12 +692,14 @@ async function readSeqs(
     // The seqs are one parameter (a JSON array on SQLite): the statement's text is the same whatever their number,
     // so the connection's statement cache serves it (an ORM `in` list is a new statement for each length).
     const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
-    const rows = await client.$queryRawUnsafe<(Omit<MessageRow, "seq" | "createdAt"> & RawKeys)[]>(
-      `SELECT c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text", c."status", c."parts"
-       FROM "ChatMessage" c
-       WHERE c."sessionId" = ${sqlite ? "?" : "$1"} AND c."seq" ${sqlite ? 'IN (SELECT j."value" FROM json_each(?) j)' : "= ANY($2::int[])"}`,
-      sessionId,
-      sqlite ? JSON.stringify(missing) : missing,
+    const columns = `c."id", c."sessionId", c."seq", c."role", c."createdAt", c."text", c."status", c."parts"`;
+    const rows = await queryRows<Omit<MessageRow, "seq" | "createdAt"> & RawKeys>(
+      client,
+      {
+        sqlite: `SELECT ${columns} FROM "ChatMessage" c WHERE c."sessionId" = ? AND c."seq" IN (SELECT j."value" FROM json_each(?) j)`,
+        postgresql: `SELECT ${columns} FROM "ChatMessage" c WHERE c."sessionId" = $1 AND c."seq" = ANY($2::int[])`,
+      },
+      [sessionId, sqlite ? JSON.stringify(missing) : missing],
     );
     for (const r of rows) {
       const seq = Number(r.seq);
