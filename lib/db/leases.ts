@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import type { MemoryItem } from "@/lib/memory";
-import { db, type Prisma, type TxOption } from "./client";
+import { db, type TxOption } from "./client";
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from "./errors";
 import { indexMessages, type SearchDocInput } from "./search";
 import { putSnapshot } from "./snapshots";
@@ -54,43 +54,38 @@ export async function takeLease(
   { tx = db }: TxOption = {},
 ): Promise<Lease> {
   const now = new Date();
-  // The common case, written out (sql.ts): the lease is free.
-  const [free] = await queryRows<LeaseRow>(
-    tx,
-    `UPDATE "ChatSession" SET "leaseId" = ?, "leaseUntil" = ?, "lastSeq" = "lastSeq" + ?, "updatedAt" = ?
-     WHERE "id" = ? AND "userId" = ? AND "leaseUntil" IS NULL
-     RETURNING ${LEASE_COLUMNS}`,
-    [leaseId, new Date(now.getTime() + leaseSeconds * 1000), seqs, now, sessionId, userId],
-  );
-  const take = (free: Prisma.ChatSessionWhereInput) =>
-    tx.chatSession.updateManyAndReturn({
-      where: { id: sessionId, userId, ...free },
-      data: {
+  // Written out (sql.ts): one conditional UPDATE, on a free lease first, then on an expired one.
+  const take = async (free: "IS NULL" | "< ?") => {
+    const [row] = await queryRows<LeaseRow>(
+      tx,
+      `UPDATE "ChatSession" SET "leaseId" = ?, "leaseUntil" = ?, "lastSeq" = "lastSeq" + ?, "updatedAt" = ?
+       WHERE "id" = ? AND "userId" = ? AND "leaseUntil" ${free}
+       RETURNING "lastSeq", "memorySettings", "memoryStartSeq", "model", "activeLeafId", "activeLeafSeq"`,
+      [
         leaseId,
-        leaseUntil: new Date(now.getTime() + leaseSeconds * 1000),
-        lastSeq: { increment: seqs },
-        updatedAt: now,
-      },
-      select: {
-        lastSeq: true,
-        memorySettings: true,
-        memoryStartSeq: true,
-        model: true,
-        activeLeafId: true,
-        activeLeafSeq: true,
-      },
-    });
-  let abandoned = false;
-  let row = free && {
-    lastSeq: asNumber(free.lastSeq),
-    memorySettings: asJson(free.memorySettings),
-    memoryStartSeq: asNumber(free.memoryStartSeq),
-    model: free.model,
-    activeLeafId: free.activeLeafId,
-    activeLeafSeq: asNumber(free.activeLeafSeq),
+        new Date(now.getTime() + leaseSeconds * 1000),
+        seqs,
+        now,
+        sessionId,
+        userId,
+        ...(free === "< ?" ? [now] : []),
+      ],
+    );
+    return (
+      row && {
+        lastSeq: asNumber(row.lastSeq),
+        memorySettings: asJson(row.memorySettings),
+        memoryStartSeq: asNumber(row.memoryStartSeq),
+        model: row.model,
+        activeLeafId: row.activeLeafId,
+        activeLeafSeq: asNumber(row.activeLeafSeq),
+      }
+    );
   };
+  let abandoned = false;
+  let row = await take("IS NULL");
   if (!row) {
-    [row] = await take({ leaseUntil: { lt: now } });
+    row = await take("< ?");
     abandoned = row !== undefined;
   }
   if (!row) {
@@ -116,8 +111,6 @@ export async function takeLease(
     activeLeaf: row.activeLeafId ? { id: row.activeLeafId, seq: row.activeLeafSeq } : null,
   };
 }
-
-const LEASE_COLUMNS = `"lastSeq", "memorySettings", "memoryStartSeq", "model", "activeLeafId", "activeLeafSeq"`;
 
 interface LeaseRow extends Record<string, unknown> {
   lastSeq: unknown;

@@ -54,24 +54,23 @@ function postgresText(s: Statement): string {
 const argTypes = (args: readonly unknown[]) =>
   args.map(() => ({ scalarType: "unknown" as const, arity: "scalar" as const }));
 
+/** Where a statement for `client` goes: the SQLite adapter, or Prisma's raw API with the dialect's text. */
+function route(client: Client, statement: Statement) {
+  const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
+  const adapter = sqlite ? directAdapter(client) : null;
+  const sql = sqlite ? sqliteText(statement) : postgresText(statement);
+  return { adapter, sql };
+}
+
 /** The rows of a query, as objects by column name (values as the dialect returns them: see the readers below). */
 export async function queryRows<T extends Record<string, unknown>>(
   client: Client,
   statement: Statement,
   args: readonly unknown[],
 ): Promise<T[]> {
-  const adapter = databaseKind(env.DATABASE_URL) === "sqlite" ? directAdapter(client) : null;
-  if (!adapter) {
-    return client.$queryRawUnsafe<T[]>(
-      databaseKind(env.DATABASE_URL) === "sqlite" ? sqliteText(statement) : postgresText(statement),
-      ...args,
-    );
-  }
-  const result = await adapter.queryRaw({
-    sql: sqliteText(statement),
-    args: [...args],
-    argTypes: argTypes(args),
-  });
+  const { adapter, sql } = route(client, statement);
+  if (!adapter) return client.$queryRawUnsafe<T[]>(sql, ...args);
+  const result = await adapter.queryRaw({ sql, args: [...args], argTypes: argTypes(args) });
   return result.rows.map((row) => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < result.columnNames.length; i++) out[result.columnNames[i] as string] = row[i];
@@ -85,14 +84,9 @@ export async function execute(
   statement: Statement,
   args: readonly unknown[],
 ): Promise<number> {
-  const adapter = databaseKind(env.DATABASE_URL) === "sqlite" ? directAdapter(client) : null;
-  if (!adapter) {
-    return client.$executeRawUnsafe(
-      databaseKind(env.DATABASE_URL) === "sqlite" ? sqliteText(statement) : postgresText(statement),
-      ...args,
-    );
-  }
-  return adapter.executeRaw({ sql: sqliteText(statement), args: [...args], argTypes: argTypes(args) });
+  const { adapter, sql } = route(client, statement);
+  if (!adapter) return client.$executeRawUnsafe(sql, ...args);
+  return adapter.executeRaw({ sql, args: [...args], argTypes: argTypes(args) });
 }
 
 // Readers for values as either dialect returns them (SQLite: numbers, 0/1, ISO text, JSON text; PostgreSQL through
