@@ -6,6 +6,7 @@ import { lockfileCompatible } from "./compare";
 import { parseOptions, QUICK } from "./config";
 import { metaOf } from "./http";
 import type { Statement } from "./instrument";
+import { pinPlans } from "./multi";
 import { branchPointSeq, factContent, poissonArrivals } from "./plan";
 import { groupOf } from "./profile";
 import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
@@ -114,6 +115,17 @@ describe("workloads added with the heartbeat and cluster work", () => {
     expect(o).toMatchObject({ multi: 2, compare: "f74b6c2", profile: true });
     expect(parseOptions([])).toMatchObject({ multi: 0, compare: null, profile: false });
     expect(() => parseOptions(["--multi", "1"])).toThrow(/--multi/);
+  });
+
+  it("keeps k servers on cores 0..k-1 and the client on the rest, never on a server's core", () => {
+    expect(pinPlans(2, 2)).toEqual([{ servers: ["0"], client: "1" }]);
+    expect(pinPlans(3, 4)).toEqual([
+      { servers: ["0"], client: "1-3" },
+      { servers: ["0", "1"], client: "2-3" },
+      { servers: ["0", "1", "2"], client: "3" },
+    ]);
+    expect(pinPlans(8, 4)).toHaveLength(3);
+    expect(pinPlans(2, 1)).toEqual([]);
   });
 
   it("groups profile frames by package, through the original source path", () => {

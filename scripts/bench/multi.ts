@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { ROOT } from "../lib/paths";
 import { BenchError } from "./http";
@@ -13,10 +14,11 @@ export interface RunningProxy {
   stop(): Promise<void>;
 }
 
-export async function startProxy(ports: number[]): Promise<RunningProxy> {
+export async function startProxy(ports: number[], cpus?: string): Promise<RunningProxy> {
+  const args = [path.join(ROOT, "scripts", "bench", "proxy.mjs"), ...ports.map(String)];
   const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "scripts", "bench", "proxy.mjs"), ...ports.map(String)],
+    cpus === undefined ? process.execPath : "taskset",
+    cpus === undefined ? args : ["-c", cpus, process.execPath, ...args],
     {
       stdio: ["ignore", "pipe", "inherit"],
       detached: true, // its own process group: cpuMs() reads it, stop() ends it
@@ -53,4 +55,38 @@ export async function startProxy(ports: number[]): Promise<RunningProxy> {
       await exited;
     },
   };
+}
+
+// Per-core figures: servers kept on their own cores with `taskset`, the bench's client (and the proxy) on the
+// others, so what a core of server does is not shared with the load generator. PostgreSQL's processes are the
+// machine's own and are not moved: they run wherever the scheduler puts them.
+
+/** The core list this process may run on (`taskset -cp`), or null where taskset is missing or refuses. */
+export function ownCores(): string | null {
+  try {
+    const out = execFileSync("taskset", ["-cp", String(process.pid)], { encoding: "utf8", stdio: "pipe" });
+    return /:\s*([\d,-]+)\s*$/.exec(out.trim())?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps every thread of this process on `cpus` (a taskset core list). */
+export function pinSelf(cpus: string): void {
+  execFileSync("taskset", ["-a", "-cp", cpus, String(process.pid)], { stdio: "pipe" });
+}
+
+/** Core lists for k servers on cores 0..k-1 and the client on the rest: one plan per k the machine allows. */
+export function pinPlans(
+  maxServers: number,
+  cores = os.cpus().length,
+): { servers: string[]; client: string }[] {
+  const plans = [];
+  for (let k = 1; k <= Math.min(maxServers, cores - 1); k++) {
+    plans.push({
+      servers: Array.from({ length: k }, (_, i) => String(i)),
+      client: k === cores - 1 ? String(k) : `${k}-${cores - 1}`,
+    });
+  }
+  return plans;
 }

@@ -185,7 +185,10 @@ interface Handles {
  */
 function phaseOpeners(shared: Omit<BenchContext, "startServer">, handles: Handles) {
   const { options, sizes, plan, url, authSecret } = shared;
-  const start = async (extra: Record<string, string> = {}, opts: { workers?: number } = {}) => {
+  const start = async (
+    extra: Record<string, string> = {},
+    opts: { workers?: number; cpus?: string } = {},
+  ) => {
     const server = await startServer(
       serverEnv({
         DATABASE_URL: url,

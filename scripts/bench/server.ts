@@ -119,11 +119,14 @@ export async function startServer(
     timeoutMs = 60_000,
     root = ROOT,
     workers = 0,
+    cpus,
   }: {
     timeoutMs?: number;
     root?: string;
     /** > 0: that many workers of one node:cluster on the port (scripts/bench/cluster.cjs) instead of `next start`. */
     workers?: number;
+    /** A `taskset -c` core list the server and everything it starts are kept on (unset: any core). */
+    cpus?: string;
   } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
@@ -144,8 +147,8 @@ export async function startServer(
           ["start", "-H", "127.0.0.1", "-p", String(port), "--keepAliveTimeout", "120000"],
         ];
   const child: ChildProcess = spawn(
-    command,
-    args,
+    cpus === undefined ? command : "taskset",
+    cpus === undefined ? args : ["-c", cpus, command, ...args],
     // Its own process group, so stop() ends the server and whatever it started, and nothing else.
     {
       cwd: root,

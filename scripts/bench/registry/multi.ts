@@ -7,19 +7,24 @@ import { runW2, type W2Result } from "../workloads";
 import type { BenchContext } from "./types";
 import { workload } from "./types";
 
+type Pinned = W2Result & { serverCores: string[]; clientCores: string };
+
 interface MultiResult {
   proxied: W2Result & { instances: number };
   cluster: W2Result & { workers: number };
+  /** One instance per core on cores of their own, the client (and proxy) on the rest; empty with `skipped`. */
+  pinned: Pinned[];
+  pinnedSkipped?: string;
 }
 
 /** Signs the W2 users and the owner in on `url`, and warms every process behind it the way W1's server was. */
-async function clientsOn(ctx: BenchContext, url: string): Promise<Client[]> {
-  const { plan, sizes, options } = ctx;
+async function clientsOn(ctx: BenchContext, url: string, processes = ctx.options.multi): Promise<Client[]> {
+  const { plan, sizes } = ctx;
   const clients = plan.w2Users.map((u) => new Client(url, u.email));
   for (const [i, c] of clients.entries()) await c.signIn(plan.w2Users[i]?.email ?? "", plan.password);
   const owner = new Client(url, plan.owner.email);
   await owner.signIn(plan.owner.email, plan.password);
-  for (let i = 0; i < sizes.serverWarmupTurns * options.multi; i++) {
+  for (let i = 0; i < sizes.serverWarmupTurns * processes; i++) {
     await owner.turn(plan.sessions.warmup.id, turnContent("Warm-up", i));
   }
   return clients;
@@ -54,18 +59,19 @@ export const multi = workload<MultiResult>({
       for (const x of instances) await x.stop();
     }
     const clustered = await ctx.startServer({}, { workers: n });
+    let cluster: MultiResult["cluster"];
     try {
       const clients = await clientsOn(ctx, clustered.url);
-      const cluster = {
+      cluster = {
         ...(await runW2(clients, ctx.plan.sessions.w2, ctx.sizes, clustered.cpuMs)),
         workers: n,
       };
-      return { proxied, cluster };
     } finally {
       await clustered.stop();
     }
+    return { proxied, cluster, ...(await runPinned(ctx)) };
   },
-  render({ proxied, cluster }, { meta, results }) {
+  render({ proxied, cluster, pinned, pinnedSkipped }, { meta, results }) {
     const cores = Number(meta.cpus) || 1;
     const single = results.w2 as W2Result | undefined;
     const row = (label: string, x: W2Result) => [
@@ -100,6 +106,64 @@ export const multi = workload<MultiResult>({
           row(`cluster of ${cluster.workers}`, cluster),
         ],
       ),
+      "",
+      `W2 per core — k next start instances, each kept on a core of its own with taskset, the client${pinned.length > 0 && (pinned.at(-1)?.serverCores.length ?? 0) > 1 ? " and the proxy" : ""} on the other cores${meta.db === "postgresql" ? "; PostgreSQL's processes are not moved (they share whichever core the scheduler gives them)" : ""}`,
+      pinnedSkipped
+        ? `  not run: ${pinnedSkipped}`
+        : table(
+            ["servers on cores", "client on", "turns/s", "per server core", "p50", "p99", "server CPU/turn"],
+            pinned.map((x) => [
+              x.serverCores.join(","),
+              x.clientCores,
+              `${round(x.turnsPerSecond)}/s`,
+              `${round(x.turnsPerSecond / x.serverCores.length)}/s`,
+              fmtMs(x.latency.median),
+              fmtMs(x.latency.p99),
+              x.cpu.serverMsPerTurn === null ? "—" : fmtMs(x.cpu.serverMsPerTurn),
+            ]),
+          ),
     ];
   },
 });
+
+/** W2 against 1..min(N, cores − 1) instances, each on a core of its own, with the client moved off their cores. */
+async function runPinned(ctx: BenchContext): Promise<Pick<MultiResult, "pinned" | "pinnedSkipped">> {
+  const { ownCores, pinPlans, pinSelf, startProxy } = await import("../multi");
+  const before = ownCores();
+  const plans = pinPlans(ctx.options.multi);
+  if (before === null) return { pinned: [], pinnedSkipped: "taskset is not available here" };
+  if (plans.length === 0) return { pinned: [], pinnedSkipped: "one core: no core is left for the client" };
+  const pinned: Pinned[] = [];
+  for (const plan of plans) {
+    ctx.log(
+      `  W2 on ${plan.servers.length} instance(s) kept on core(s) ${plan.servers.join(",")}, client on ${plan.client} …`,
+    );
+    const instances: RunningServer[] = [];
+    let proxy: Awaited<ReturnType<typeof startProxy>> | null = null;
+    try {
+      for (const core of plan.servers) instances.push(await ctx.startServer({}, { cpus: core }));
+      const only = instances.length === 1 ? instances[0] : undefined;
+      if (!only)
+        proxy = await startProxy(
+          instances.map((x) => Number(new URL(x.url).port)),
+          plan.client,
+        );
+      const clients = await clientsOn(ctx, only ? only.url : (proxy?.url ?? ""), instances.length);
+      pinSelf(plan.client);
+      try {
+        const cpu = () => {
+          const all = instances.map((x) => x.cpuMs());
+          return all.some((x) => x === null) ? null : all.reduce((a, b) => (a ?? 0) + (b ?? 0), 0);
+        };
+        const result = await runW2(clients, ctx.plan.sessions.w2, ctx.sizes, cpu);
+        pinned.push({ ...result, serverCores: plan.servers, clientCores: plan.client });
+      } finally {
+        pinSelf(before);
+      }
+    } finally {
+      await proxy?.stop();
+      for (const x of instances) await x.stop();
+    }
+  }
+  return { pinned };
+}

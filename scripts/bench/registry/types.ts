@@ -34,7 +34,10 @@ export interface BenchContext {
   /** What the workloads before returned, by id. */
   results: Record<string, unknown>;
   /** Starts a `next start` on the bench database (stopped by the runner if the workload does not). */
-  startServer: (extra?: Record<string, string>, options?: { workers?: number }) => Promise<RunningServer>;
+  startServer: (
+    extra?: Record<string, string>,
+    options?: { workers?: number; cpus?: string },
+  ) => Promise<RunningServer>;
   /** The phase's handles; only those of the workload's phase are set. */
   pipeline?: Pipeline;
   server?: RunningServer;
