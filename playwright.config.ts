@@ -10,6 +10,7 @@ import {
   WINDOW_SIZE,
   WINDOW_URL,
 } from "./e2e/config";
+import { serverNodeOptions } from "./scripts/lib/node-options";
 
 // Run through `npm run test:e2e` (scripts/e2e.ts): it creates the run's database, sets it up and builds the app.
 // The servers serve the same build and the same database. The main one has the demo model a newcomer meets; the
@@ -31,6 +32,7 @@ const executablePath = existsSync(chromiumPath) ? chromiumPath : undefined;
 const serverEnv = {
   DATABASE_URL: databaseUrl,
   NEXT_TELEMETRY_DISABLED: "1",
+  NODE_OPTIONS: serverNodeOptions(process.env.NODE_OPTIONS),
   // Every test registers its own user from 127.0.0.1; lib/rate-limit/limits.int.test.ts checks the limit itself.
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: "10000",
   // API calls made by the tests send the main server's Origin (see `extraHTTPHeaders`), also to the second one.

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { buildApp } from "./build";
+import { serverNodeOptions } from "./lib/node-options";
 import { ROOT } from "./lib/paths";
 import { adminLines, box } from "./lib/ready-box";
 import { errorText, setup } from "./setup";
@@ -51,7 +52,15 @@ async function main(): Promise<number> {
   const server = spawn(
     path.join(ROOT, "node_modules", ".bin", "next"),
     ["start", "--hostname", "127.0.0.1", "--port", port],
-    { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: "inherit" },
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        NODE_OPTIONS: serverNodeOptions(process.env.NODE_OPTIONS),
+      },
+      stdio: "inherit",
+    },
   );
   const exited = new Promise<number>((resolve) => server.once("close", (c) => resolve(c ?? 1)));
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

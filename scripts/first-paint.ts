@@ -6,6 +6,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { type BrowserContext, chromium } from "@playwright/test";
 import { buildApp } from "./build";
+import { serverNodeOptions } from "./lib/node-options";
 import { ROOT } from "./lib/paths";
 
 // npm run first-paint [-- --runs 15 --port 3222 --no-build --locale en]: how fast a 40-message conversation
@@ -91,6 +92,7 @@ async function main() {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
+    NODE_OPTIONS: serverNodeOptions(process.env.NODE_OPTIONS),
     DATABASE_URL: `file:${path.join(dir, "paint.db")}`,
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     ADMIN_EMAIL: "admin@bench.recall.test",

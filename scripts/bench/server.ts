@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type BuildStamp, checkBuild } from "../lib/build-stamp";
+import { serverNodeOptions } from "../lib/node-options";
 import { ROOT } from "../lib/paths";
 import { BenchError } from "./http";
 
@@ -154,7 +155,7 @@ export async function startServer(
       cwd: root,
       env: {
         ...env,
-        NODE_OPTIONS: [env.NODE_OPTIONS, `--require ${PROBE}`].filter(Boolean).join(" "),
+        NODE_OPTIONS: serverNodeOptions([env.NODE_OPTIONS, `--require ${PROBE}`].filter(Boolean).join(" ")),
         RECALL_BENCH_PROBE_DIR: probeDir,
       },
       stdio: ["ignore", "pipe", "pipe"],
