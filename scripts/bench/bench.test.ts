@@ -10,6 +10,7 @@ import { pinPlans } from "./multi";
 import { branchPointSeq, factContent, poissonArrivals } from "./plan";
 import { groupOf } from "./profile";
 import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
+import { serverEnv } from "./server";
 import { median, percentile, summarize } from "./stats";
 import { answerText, w6Content } from "./streams";
 import { shapeOf, signature } from "./workloads";
@@ -115,6 +116,18 @@ describe("workloads added with the heartbeat and cluster work", () => {
     expect(o).toMatchObject({ multi: 2, compare: "f74b6c2", profile: true });
     expect(parseOptions([])).toMatchObject({ multi: 0, compare: null, profile: false });
     expect(() => parseOptions(["--multi", "1"])).toThrow(/--multi/);
+  });
+
+  it("starts servers at the settings' defaults, whatever the benchmark's own process set (recall included)", () => {
+    const before = process.env.MEMORY_RECALL;
+    process.env.MEMORY_RECALL = "off"; // what the in-process phase sets in this process
+    try {
+      expect(serverEnv({}).MEMORY_RECALL).toBe("");
+      expect(serverEnv({ MEMORY_RECALL: "all" }).MEMORY_RECALL).toBe("all");
+    } finally {
+      if (before === undefined) delete process.env.MEMORY_RECALL;
+      else process.env.MEMORY_RECALL = before;
+    }
   });
 
   it("keeps k servers on cores 0..k-1 and the client on the rest, never on a server's core", () => {

@@ -49,6 +49,20 @@ export const MEASURED_SETTINGS = [
   "MEMORY_MAX_MESSAGES",
   "MEMORY_POLICY",
   "MEMORY_MAX_TOKENS",
+  // Recall and long-term memory too: the in-process phase sets MEMORY_RECALL=off in the benchmark's own process
+  // (its statement counts must not depend on what earlier turns said), and before this list named it, every
+  // server started after that phase inherited it — full runs measured W1, W2, W3, W6 and W9 with recall off.
+  "MEMORY_RECALL",
+  "MEMORY_RECALL_MAX_TOKENS",
+  "MEMORY_EXTRACTION",
+  "LONG_TERM_MEMORY",
+  "LONG_TERM_MEMORY_MAX_TOKENS",
+  "EMBEDDINGS_MODEL",
+  "EMBEDDINGS_BASE_URL",
+  "OFFLINE_MODEL",
+  "MODELS_CONFIG",
+  "TOOL_MAX_STEPS",
+  "MCP_SERVERS",
   "MODEL_CONTEXT_TOKENS",
   "MODEL_FIRST_BYTE_TIMEOUT_MS",
   "MODEL_IDLE_TIMEOUT_MS",
