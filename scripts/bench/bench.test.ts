@@ -6,7 +6,7 @@ import { lockfileCompatible } from "./compare";
 import { parseOptions, QUICK } from "./config";
 import { metaOf } from "./http";
 import type { Statement } from "./instrument";
-import { pinPlans } from "./multi";
+import { pinPlans, totalCpuMs } from "./multi";
 import { branchPointSeq, factContent, poissonArrivals } from "./plan";
 import { groupOf } from "./profile";
 import { benchId, messageId, messageText, TEXT_POOL } from "./seed";
@@ -128,6 +128,11 @@ describe("workloads added with the heartbeat and cluster work", () => {
       if (before === undefined) delete process.env.MEMORY_RECALL;
       else process.env.MEMORY_RECALL = before;
     }
+  });
+
+  it("adds the CPU time of several processes, or says it cannot when one of them is unreadable", () => {
+    expect(totalCpuMs([() => 12, () => 30])()).toBe(42);
+    expect(totalCpuMs([() => 12, () => null])()).toBeNull();
   });
 
   it("keeps k servers on cores 0..k-1 and the client on the rest, never on a server's core", () => {

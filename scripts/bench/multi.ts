@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT } from "../lib/paths";
 import { BenchError } from "./http";
-import { processGroupCpuMs } from "./server";
+import { onCores, processGroupCpuMs } from "./server";
 
 // `--multi N`: W2 against N `next start` instances behind scripts/bench/proxy.mjs, a round-robin proxy in its own
 // process (so its CPU is counted, and it does not share the client's event loop).
@@ -15,10 +15,12 @@ export interface RunningProxy {
 }
 
 export async function startProxy(ports: number[], cpus?: string): Promise<RunningProxy> {
-  const args = [path.join(ROOT, "scripts", "bench", "proxy.mjs"), ...ports.map(String)];
   const child = spawn(
-    cpus === undefined ? process.execPath : "taskset",
-    cpus === undefined ? args : ["-c", cpus, process.execPath, ...args],
+    ...onCores(
+      process.execPath,
+      [path.join(ROOT, "scripts", "bench", "proxy.mjs"), ...ports.map(String)],
+      cpus,
+    ),
     {
       stdio: ["ignore", "pipe", "inherit"],
       detached: true, // its own process group: cpuMs() reads it, stop() ends it
@@ -69,6 +71,19 @@ export function ownCores(): string | null {
   } catch {
     return null;
   }
+}
+
+/** The CPU time of several processes together; null when any of them cannot be read. */
+export function totalCpuMs(readers: readonly (() => number | null)[]): () => number | null {
+  return () => {
+    let total = 0;
+    for (const read of readers) {
+      const ms = read();
+      if (ms === null) return null;
+      total += ms;
+    }
+    return total;
+  };
 }
 
 /** Keeps every thread of this process on `cpus` (a taskset core list). */

@@ -128,6 +128,11 @@ export interface RunningServer {
 
 const PROBE = path.join(ROOT, "scripts", "bench", "probe.cjs");
 
+/** `command args`, kept with everything it starts on the `taskset -c` core list `cpus` when one is given. */
+export function onCores(command: string, args: string[], cpus: string | undefined): [string, string[]] {
+  return cpus === undefined ? [command, args] : ["taskset", ["-c", cpus, command, ...args]];
+}
+
 export async function startServer(
   env: NodeJS.ProcessEnv,
   {
@@ -162,8 +167,7 @@ export async function startServer(
           ["start", "-H", "127.0.0.1", "-p", String(port), "--keepAliveTimeout", "120000"],
         ];
   const child: ChildProcess = spawn(
-    cpus === undefined ? command : "taskset",
-    cpus === undefined ? args : ["-c", cpus, command, ...args],
+    ...onCores(command, args, cpus),
     // Its own process group, so stop() ends the server and whatever it started, and nothing else.
     {
       cwd: root,

@@ -12,7 +12,7 @@ type Pinned = W2Result & { serverCores: string[]; clientCores: string };
 interface MultiResult {
   proxied: W2Result & { instances: number };
   cluster: W2Result & { workers: number };
-  /** One instance per core on cores of their own, the client (and proxy) on the rest; empty with `skipped`. */
+  /** One instance per core on cores of their own, the client (and proxy) on the rest; empty with `pinnedSkipped`. */
   pinned: Pinned[];
   pinnedSkipped?: string;
 }
@@ -38,7 +38,7 @@ export const multi = workload<MultiResult>({
   describe: (_sizes, options) =>
     `W2 on ${options.multi} instances behind a round-robin proxy, then on one node:cluster of ${options.multi} workers …`,
   async run(ctx) {
-    const { startProxy } = await import("../multi");
+    const { startProxy, totalCpuMs } = await import("../multi");
     const n = ctx.options.multi;
     const instances: RunningServer[] = [];
     let proxied: MultiResult["proxied"];
@@ -47,10 +47,7 @@ export const multi = workload<MultiResult>({
       const proxy = await startProxy(instances.map((x) => Number(new URL(x.url).port)));
       try {
         const clients = await clientsOn(ctx, proxy.url);
-        const cpu = () => {
-          const all = [...instances.map((x) => x.cpuMs()), proxy.cpuMs()];
-          return all.some((x) => x === null) ? null : all.reduce((a, b) => (a ?? 0) + (b ?? 0), 0);
-        };
+        const cpu = totalCpuMs([...instances.map((x) => () => x.cpuMs()), () => proxy.cpuMs()]);
         proxied = { ...(await runW2(clients, ctx.plan.sessions.w2, ctx.sizes, cpu)), instances: n };
       } finally {
         await proxy.stop();
@@ -128,7 +125,7 @@ export const multi = workload<MultiResult>({
 
 /** W2 against 1..min(N, cores − 1) instances, each on a core of its own, with the client moved off their cores. */
 async function runPinned(ctx: BenchContext): Promise<Pick<MultiResult, "pinned" | "pinnedSkipped">> {
-  const { ownCores, pinPlans, pinSelf, startProxy } = await import("../multi");
+  const { ownCores, pinPlans, pinSelf, startProxy, totalCpuMs } = await import("../multi");
   const before = ownCores();
   const plans = pinPlans(ctx.options.multi);
   if (before === null) return { pinned: [], pinnedSkipped: "taskset is not available here" };
@@ -151,10 +148,7 @@ async function runPinned(ctx: BenchContext): Promise<Pick<MultiResult, "pinned" 
       const clients = await clientsOn(ctx, only ? only.url : (proxy?.url ?? ""), instances.length);
       pinSelf(plan.client);
       try {
-        const cpu = () => {
-          const all = instances.map((x) => x.cpuMs());
-          return all.some((x) => x === null) ? null : all.reduce((a, b) => (a ?? 0) + (b ?? 0), 0);
-        };
+        const cpu = totalCpuMs(instances.map((x) => () => x.cpuMs()));
         const result = await runW2(clients, ctx.plan.sessions.w2, ctx.sizes, cpu);
         pinned.push({ ...result, serverCores: plan.servers, clientCores: plan.client });
       } finally {
