@@ -152,7 +152,16 @@ export async function beginTurn({
     const recall = overrides.clientMemory
       ? null
       : await loadRecall(
-          { userId, sessionId, projectId, config, question, memory: memory.items, embedding },
+          {
+            userId,
+            sessionId,
+            projectId,
+            config,
+            question,
+            memory: memory.items,
+            embedding,
+            startSeq: lease.memoryStartSeq,
+          },
           { tx },
         );
     const begun = contextFor({

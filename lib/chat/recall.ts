@@ -36,9 +36,12 @@ export async function loadRecall(
     question,
     memory,
     embedding,
+    startSeq,
   }: {
     userId: string;
     sessionId: string;
+    /** The conversation's clear-memory boundary (its `memoryStartSeq`), as the turn's lease read it. */
+    startSeq: number;
     /** The conversation's project (null: none). */
     projectId: string | null;
     config: MemoryConfig;
@@ -63,6 +66,7 @@ export async function loadRecall(
       projectId,
       question: question.text,
       leafSeq: question.seq,
+      startSeq,
       excludeSeqs: memory.flatMap((item) => (item.seq === undefined ? [] : [item.seq])),
       limit,
       embedding,

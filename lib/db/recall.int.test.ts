@@ -328,6 +328,66 @@ describe(`recall candidates (${kind})`, () => {
     for (const h of hits) expect([3, 4]).toContain(h.partner?.seq);
   });
 
+  it("after a clear, finds a message after the boundary through a word the cleared part used in every message", async () => {
+    const user = await createUser();
+    const [w, fact] = [word(), word()];
+    // More matches of `w` before the boundary than any slot reads (SQLite: its earliest 200; PostgreSQL: more than
+    // its window of newest documents, and a GIN share that starts with the earliest), then, after the boundary, the
+    // one message holding it and a longer tail without it.
+    const before = 1500;
+    const after = 1100;
+    const session = await db.chatSession.create({
+      data: { userId: user.id, title: "Cleared", lastSeq: before },
+    });
+    // One path: each message the child of the one before.
+    let parentId: string | null = null;
+    const write = async (texts: string[], from: number) => {
+      const rows = texts.map((text, i) => ({
+        id: randomUUID(),
+        parentId,
+        sessionId: session.id,
+        seq: from + i,
+        role: ((from + i) % 2 === 1 ? "user" : "assistant") as "user" | "assistant",
+        text,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + (from + i) * 1000),
+      }));
+      for (const r of rows) {
+        r.parentId = parentId;
+        parentId = r.id;
+      }
+      await db.chatMessage.createMany({ data: rows });
+      await db.$transaction(
+        (tx) => indexMessages({ docs: rows.map((r) => ({ ...r, userId: user.id })), fresh: true }, { tx }),
+        BULK,
+      );
+    };
+    await write(
+      Array.from({ length: before }, (_, i) => `${w} talk ${i % 9}`),
+      1,
+    );
+    await db.chatSession.update({ where: { id: session.id }, data: { memoryStartSeq: before } });
+    await write(
+      [`the ${w} now holds ${fact}`, ...Array.from({ length: after - 1 }, (_, i) => `other words ${i % 5}`)],
+      before + 1,
+    );
+    await db.chatSession.update({ where: { id: session.id }, data: { lastSeq: before + after } });
+    const leafSeq = before + after;
+    const args = {
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation" as const,
+      question: w,
+      leafSeq,
+      limit: 5,
+    };
+
+    const hits = await recallCandidates({ ...args, startSeq: before });
+    expect(seqs(hits)[0]).toBe(before + 1);
+    expect(hits[0]?.text).toContain(fact);
+    // Read from the conversation's start, the word's slot is filled before the boundary.
+    expect(seqs(await recallCandidates(args))).not.toContain(before + 1);
+  }, 60_000);
+
   it("sends no statement when every earlier message of the conversation is in the window", async () => {
     const user = await createUser();
     const w = word();

@@ -46,6 +46,11 @@ export interface RecallArgs {
   question: string;
   /** The seq of the current question. */
   leafSeq: number;
+  /**
+   * The conversation's clear-memory boundary as the caller read it (0 or absent: none known). With scope
+   * `conversation` the index is read from the first document after it, not from the conversation's start.
+   */
+  startSeq?: number;
   excludeSeqs?: number[];
   limit: number;
   /**
@@ -124,6 +129,10 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   const read = new Map<string, Map<number, MessageRow>>();
   // Scope all inside a project: that project's conversations only (checked on the rows below whatever matched).
   const project = scope === "all" ? (args.projectId ?? null) : null;
+  const minDoc =
+    scope === "conversation" && (args.startSeq ?? 0) > 0
+      ? await firstDocAfter(client, { sessionId, startSeq: args.startSeq ?? 0 })
+      : 0;
   const lexical =
     question.terms.length === 0
       ? []
@@ -136,7 +145,9 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
                 ? await projectIndexScope(client, { userId, projectId: project })
                 : { owner: userId },
           question,
-          leafSeq,
+          // With the index read from the boundary on, a word's rarity is counted among the messages after it.
+          leafSeq: minDoc > 0 ? leafSeq - (args.startSeq ?? 0) : leafSeq,
+          minDoc,
           sessions: known,
           messages: read,
         });
@@ -324,6 +335,7 @@ async function lexicalMatches(
     token,
     question,
     leafSeq,
+    minDoc,
     sessions,
     messages,
   }: {
@@ -332,6 +344,8 @@ async function lexicalMatches(
     question: QuestionShape;
     /** The current question's seq: about how many messages the conversation holds (for term rarity). */
     leafSeq: number;
+    /** The first document the index is read from (`firstDocAfter`; 0: the scope's first). */
+    minDoc: number;
     /** Filled with the conversations of the matches (owned by the user: checked in the statement). */
     sessions: Map<string, SessionRow>;
     /** Filled with the matched messages, as `readSeqs` reads them. */
@@ -349,8 +363,9 @@ async function lexicalMatches(
             : `owner : ${ftsString(ownerToken(token.owner))}`,
         question.slots,
         leafSeq,
+        minDoc,
       )
-    : await pgSlotPool(client, { userId, token, slots: question.slots, leafSeq });
+    : await pgSlotPool(client, { userId, token, slots: question.slots, leafSeq, minDoc });
   if (pool.size === 0) return [];
   const ids = [...pool.keys()];
   // Documents, then their message, then its conversation, one key lookup each: with a hundred ids either engine
@@ -443,6 +458,7 @@ async function sqliteSlotPool(
   scope: string,
   slots: readonly Slot[],
   leafSeq: number,
+  minDoc: number,
 ): Promise<Map<number, number>> {
   if (slots.length === 0) return new Map();
   const take = slotHalf(slots.length);
@@ -454,10 +470,10 @@ async function sqliteSlotPool(
     slots
       .map(
         () =>
-          `SELECT ? AS k, (SELECT group_concat(id) FROM (SELECT rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? ORDER BY rowid LIMIT ${take})) AS ids`,
+          `SELECT ? AS k, (SELECT group_concat(id) FROM (SELECT rowid AS id FROM "SearchFts" WHERE "SearchFts" MATCH ? AND rowid >= ? ORDER BY rowid LIMIT ${take})) AS ids`,
       )
       .join(" UNION ALL "),
-    slots.flatMap((slot, k) => [k, `${scope} AND body : (${slot.fts})`]),
+    slots.flatMap((slot, k) => [k, `${scope} AND body : (${slot.fts})`, minDoc]),
   );
   const bySlot = slots.map(() => new Set<number>());
   for (const r of rows) {
@@ -488,18 +504,20 @@ async function pgSlotPool(
     token,
     slots,
     leafSeq,
+    minDoc,
   }: {
     userId: string;
     token: IndexScope;
     slots: readonly Slot[];
     leafSeq: number;
+    minDoc: number;
   },
 ): Promise<Map<number, number>> {
   if (slots.length === 0) return new Map();
   const half = slotHalf(slots.length);
   const conversation = "conversation" in token;
   const rows = await client.$queryRawUnsafe<{ k: number; src: number; ids: (number | bigint)[] }[]>(
-    `SELECT k, src, ids FROM recall_slot_docs($1::text[]::tsquery[], $2, $3, $4::tsquery, $5::int, $6::float8, $7::int)`,
+    `SELECT k, src, ids FROM recall_slot_docs($1::text[]::tsquery[], $2, $3, $4::tsquery, $5::int, $6::float8, $7::int, $8::int)`,
     slots.map((slot) => slot.pg),
     conversation,
     conversation ? token.conversation : userId,
@@ -511,6 +529,7 @@ async function pgSlotPool(
     PG_RECENT_DOCS,
     PG_DENSE,
     2 * half,
+    minDoc,
   );
   const found = slots.map(() => ({ ids: new Set<number>(), newest: 0, index: 0 }));
   let seen = 0;
@@ -559,6 +578,34 @@ function scorePool(
   const newest = [...all].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, POOL / 2);
   const oldest = all.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, POOL / 2);
   return new Map([...newest, ...oldest]);
+}
+
+/** How many messages after a clear-memory boundary are looked at for the first document after it. */
+const BOUNDARY_REACH = 32;
+
+/**
+ * The first index document of a conversation after its clear-memory boundary: the lowest of the documents of the
+ * BOUNDARY_REACH messages after it (0: none). Every message after the boundary was written after the clear
+ * (clearing sets it to the conversation's last seq), and a conversation's turns are indexed one after the other as
+ * they commit, so their documents come later still; one turn's question and answer are indexed by one statement,
+ * in no set order, hence the lowest of several. A message re-indexed later (a retried answer) only gets a higher
+ * document. Read by the (sessionId, seq) key and the document's message key.
+ */
+async function firstDocAfter(
+  client: Client,
+  { sessionId, startSeq }: { sessionId: string; startSeq: number },
+): Promise<number> {
+  const [row] = await queryRows<{ id: number | bigint | null }>(
+    client,
+    {
+      sqlite: `SELECT min(d."id") AS id FROM "ChatMessage" m CROSS JOIN "SearchDoc" d ON d."messageId" = m."id"
+               WHERE m."sessionId" = ? AND m."seq" > ? AND m."seq" <= ?`,
+      postgresql: `SELECT min(d."id") AS id FROM "ChatMessage" m JOIN "SearchDoc" d ON d."messageId" = m."id"
+                   WHERE m."sessionId" = $1 AND m."seq" > $2 AND m."seq" <= $3`,
+    },
+    [sessionId, startSeq, startSeq + BOUNDARY_REACH],
+  );
+  return row?.id === null || row?.id === undefined ? 0 : Number(row.id);
 }
 
 /** The message columns each match carries: what ranking reads, and what `readSeqs` would read for a partner. */
