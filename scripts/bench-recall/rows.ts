@@ -100,7 +100,10 @@ function exportFile(
     };
   };
   const others = withOthers ? conv.others.map((o, k) => one(`${conv.title} · ${k + 2}`, o, settings)) : [];
-  const conversations = [one(conv.title, conv.messages, settings), ...others];
+  // The conversation with the facts sits amid the user's others: one of them imported (and indexed) before it, the
+  // rest after. Imported first, its messages would be the user's earliest matches of every word, which the bounded
+  // lookups of scope `all` read first (docs/decisions/026-recall.md).
+  const conversations = [...others.slice(0, 1), one(conv.title, conv.messages, settings), ...others.slice(1)];
   return {
     format: "recall-export",
     version: 1,
@@ -225,8 +228,10 @@ export async function runRow(baseUrl: string, row: Row, convs: GeneratedConversa
     }
     if (imported.status !== 201)
       throw new BenchError(`import: HTTP ${imported.status} ${imported.body.slice(0, 300)}`);
+    // The conversation with the facts: after the first of the others when they were imported too (exportFile).
+    const at = row.newConversation === true && conv.others.length > 0 ? 1 : 0;
     const sourceId = (JSON.parse(imported.body) as { imported: { conversations: { id: string }[] } }).imported
-      .conversations[0]?.id as string;
+      .conversations[at]?.id as string;
     let parentId: string | undefined;
     if (!row.newConversation) {
       const { data } = await client.json<{ messages: { id: string; role: string }[] }>(
