@@ -28,7 +28,7 @@ export interface GeneratedConversation {
   lang: Lang;
   messages: GeneratedMessage[];
   questions: GeneratedQuestion[];
-  /** Conversations of the same user without any of the facts (other topics, same vocabulary). */
+  /** Conversations of the same user without any of the facts, but with their distractors (other values). */
   others: GeneratedMessage[][];
 }
 
@@ -41,7 +41,7 @@ export interface GenerateOptions {
   zhShare: number;
   /** Facts stated per conversation. */
   facts: number;
-  /** Other, fact-free conversations per user (for recall across conversations). */
+  /** Other conversations per user, a quarter as long, without the facts (for recall across conversations). */
   others: number;
 }
 
@@ -245,13 +245,25 @@ function conversation(rand: Rand, index: number, lang: Lang, o: GenerateOptions)
       });
     }
   });
-  const others = Array.from({ length: o.others }, (_, k) =>
-    toMessages(
-      Array.from({ length: 40 }, () => ordinaryExchange(rand, lang)),
-      rand,
-      `o${k}m`,
-    ),
-  );
+  // The user's other conversations: half as long, with their own generator (so the conversation with the facts does
+  // not depend on them), and each holding every distractor of this conversation's facts again with other values —
+  // what scope `all` must rank past.
+  const others = Array.from({ length: o.others }, (_, k) => {
+    const orand = prng(o.seed * 7919 + index * 131 + k + 1);
+    const length = Math.max(40, Math.ceil(o.messages / 4));
+    const lines = new Map<number, string>();
+    values.forEach(({ kind, first, now }) => {
+      for (const template of kind.distract) {
+        const at = Math.floor(orand() * length);
+        if (!lines.has(at)) lines.set(at, fill(template, { d: otherValue(orand, kind, [first, now]) }));
+      }
+    });
+    const exchanges = Array.from({ length }, (_, i) => {
+      const line = lines.get(i);
+      return line ? wrapped(orand, lang, line) : ordinaryExchange(orand, lang);
+    });
+    return toMessages(exchanges, orand, `o${k}m`);
+  });
   const title = lang === "zh" ? `日常聊天 ${index + 1}` : `Everyday chat ${index + 1}`;
   return { title, lang, messages, questions, others };
 }
