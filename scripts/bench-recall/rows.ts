@@ -50,8 +50,8 @@ export interface Outcome {
   inSummaryRange: number;
   tokens: number;
   ms: number;
-  /** The seqs the context's recalled section held (for --misses). */
-  recalled: number[];
+  /** What the context's recalled section held (for --misses): seqs of the conversation asked about, or another's. */
+  recalled: ({ seq: number } | { other: string })[];
 }
 
 export interface RowResult {
@@ -117,6 +117,7 @@ interface ContextEntry {
   source: string;
   seq?: number;
   sessionId?: string;
+  preview?: string;
   tokens: number;
   summary?: { fromSeq?: number; throughSeq?: number };
 }
@@ -175,8 +176,12 @@ async function ask(
     inSummaryRange: seqs.filter((s) => !present(s) && covered(s)).length,
     tokens: data.context.tokenEstimate,
     ms,
-    recalled: data.context.entries.flatMap((e) =>
-      e.source === "recalled" && e.seq !== undefined ? [e.seq] : [],
+    recalled: data.context.entries.flatMap((e): Outcome["recalled"] =>
+      e.source !== "recalled" || e.seq === undefined
+        ? []
+        : e.sessionId === undefined || e.sessionId === sourceSessionId
+          ? [{ seq: e.seq }]
+          : [{ other: `#${e.seq} ${e.preview ?? ""}` }],
     ),
   };
 }
@@ -203,7 +208,7 @@ export function missesOf(result: RowResult, convs: GeneratedConversation[]): Mis
         row: result.row.id,
         question: o.question,
         evidence: o.question.evidence.map((id) => text(Number(id.slice(1)))),
-        recalled: o.recalled.map(text),
+        recalled: o.recalled.map((r) => ("seq" in r ? text(r.seq) : `(another conversation) ${r.other}`)),
       };
     });
 }
