@@ -8,10 +8,17 @@ import { assertBuilt, serverEnv, startServer } from "../bench/server";
 import { withDatabase } from "../lib/database-url";
 import { dropDatabase, migrateDatabase } from "../lib/migrate";
 import { baselineHits } from "./baseline";
-import { FULL_OPTIONS, generate, QUICK_OPTIONS } from "./generate";
+import {
+  FULL_OPTIONS,
+  type GeneratedConversation,
+  type GeneratedMessage,
+  generate,
+  QUICK_OPTIONS,
+} from "./generate";
 import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } from "./rows";
 
 // npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file] [--misses file]
+//                       [--speaker user|assistant]
 //
 // How much of what answers a question reaches the model's context. Generated conversations (./generate.ts) are
 // imported through POST /api/import, each question is asked through the real turn API as a new branch after the
@@ -20,6 +27,8 @@ import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } fro
 // that context verbatim; a summary that merely covers an evidence message's range is reported separately.
 // "baseline" is not the app: a plain any-term BM25 over the conversation with neighbours, filled to 2 000 tokens,
 // computed here, so the difficulty of this data can be compared with other benchmarks.
+// --speaker assistant swaps the roles of every message: the facts are then the assistant's, as when a conversation
+// between two people is imported with one of them as the assistant (the questions stay the same).
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -31,16 +40,27 @@ const dbKind = option("db") ?? "sqlite";
 const only = option("only")?.split(",");
 const jsonOut = option("json");
 const missesOut = option("misses");
+const speaker = option("speaker") ?? "user";
 const log = (m: string) => console.log(`[bench:recall] ${m}`);
+
+/** The conversation with every message's role swapped (user ↔ assistant), its others too. */
+function swapRoles(conv: GeneratedConversation): GeneratedConversation {
+  const swap = (messages: GeneratedMessage[]) =>
+    messages.map((m) => ({ ...m, role: m.role === "user" ? ("assistant" as const) : ("user" as const) }));
+  return { ...conv, messages: swap(conv.messages), others: conv.others.map(swap) };
+}
 
 async function main() {
   const options = quick ? QUICK_OPTIONS : FULL_OPTIONS;
-  const convs = generate(options);
+  if (speaker !== "user" && speaker !== "assistant")
+    throw new BenchError("--speaker must be user or assistant");
+  const convs = speaker === "assistant" ? generate(options).map(swapRoles) : generate(options);
   const messages = convs.reduce((a, c) => a + c.messages.length, 0);
   const questions = convs.reduce((a, c) => a + c.questions.length, 0);
   log(
     `${quick ? "quick" : "full"} run: ${convs.length} conversations (${convs.filter((c) => c.lang === "zh").length} in Chinese), ` +
-      `${fmtInt(messages)} messages, ${questions} questions, seed ${options.seed}, on ${dbKind}`,
+      `${fmtInt(messages)} messages, ${questions} questions, seed ${options.seed}, on ${dbKind}` +
+      (speaker === "assistant" ? ", the facts stated by the assistant (roles swapped)" : ""),
   );
   assertBuilt(log);
 
