@@ -243,7 +243,8 @@ export async function runRow(baseUrl: string, row: Row, convs: GeneratedConversa
         "GET",
         `/api/sessions/${sourceId}`,
       );
-      parentId = data.messages.at(-1)?.id;
+      // A question follows an answer: the last one (with roles swapped, the conversation ends on a user message).
+      parentId = data.messages.findLast((m) => m.role === "assistant")?.id;
     }
     for (const q of conv.questions) {
       // In a new conversation each question is its first message; after the history, a branch of its own.
