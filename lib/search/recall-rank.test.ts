@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuse, rankCandidates, shapeQuestion } from "./recall-rank";
+import { fuse, personOf, rankCandidates, shapeQuestion } from "./recall-rank";
 
 describe("shapeQuestion slots", () => {
   it("searches each content term as its own bounded lookup, its expansions apart at a lower weight", () => {
@@ -72,6 +72,56 @@ describe("shapeQuestion slots", () => {
       new Map(),
     );
     expect(ranked.map((c) => c.messageId)).toEqual(["tea", "other"]);
+  });
+});
+
+describe("whom a question is about", () => {
+  const at = new Date("2026-11-01T08:00:00Z");
+  const candidate = (messageId: string, role: string, text: string) => ({
+    messageId,
+    sessionId: "s",
+    seq: 1,
+    role,
+    createdAt: at,
+    text,
+    engine: 0,
+  });
+  const order = (question: string, candidates: ReturnType<typeof candidate>[]) =>
+    rankCandidates(shapeQuestion(question), candidates, new Map()).map((c) => c.messageId);
+
+  it("reads the person from the pronouns: first, second, or neither when none or both", () => {
+    expect(personOf("Where did I work before I changed jobs?")).toBe("first");
+    expect(personOf("What's our pup called again?")).toBe("first");
+    expect(personOf("我现在在哪里上班？")).toBe("first");
+    expect(personOf("Which city are you based in?")).toBe("second");
+    expect(personOf("你在学哪种乐器？")).toBe("second");
+    expect(personOf("When did Caroline go to the support group?")).toBeNull();
+    expect(personOf("What did you tell me about the boiler?")).toBeNull();
+  });
+
+  it("prefers what the asked-about speaker said, and neither speaker for a question about a third person", () => {
+    const both = [
+      candidate("assistant", "assistant", "The boiler was fixed by the landlord on Monday."),
+      candidate("user", "user", "The boiler was fixed by the landlord on Monday."),
+    ];
+    expect(order("when was my boiler fixed by the landlord?", both)[0]).toBe("user");
+    expect(order("when was your boiler fixed by the landlord?", both)[0]).toBe("assistant");
+    // Neither: the same score, so the tie goes to the message id.
+    const third = rankCandidates(shapeQuestion("when was Sam's boiler fixed by the landlord?"), both, new Map());
+    expect(third[0]?.score).toBe(third[1]?.score);
+  });
+
+  it("does not let a long message win on the number of words it holds alone", () => {
+    const short = candidate("short", "assistant", "Delphine, the landlord, fixed the boiler.");
+    const long = candidate(
+      "long",
+      "assistant",
+      "A landlord must keep a boiler safe; landlords often fix a boiler within days, and a letter to the landlord " +
+        "about the boiler helps. Keep the letter, note the dates, ask the landlord for a time, and if the boiler is " +
+        "still broken after a week, ask again in writing; most landlords answer quickly when it is in writing.",
+    );
+    // Both hold "landlord" and "boiler"; the long one holds them among many more words.
+    expect(order("who fixed the boiler, the landlord?", [long, short])).toEqual(["short", "long"]);
   });
 });
 

@@ -18,6 +18,11 @@ export interface QuestionShape {
    * MAX_SLOTS content terms: a question of more keeps its longest.
    */
   slots: Slot[];
+  /**
+   * Whom the question is about by its pronouns: "first" (I, my, we, 我 — the user), "second" (you, your, 你 — the
+   * assistant), or null (neither, or both: a third person, or "what did you tell me").
+   */
+  person: "first" | "second" | null;
 }
 
 /** One bounded lookup: a content term's forms (or its expansions'). */
@@ -27,6 +32,16 @@ export interface Slot {
   /** The same forms as a tsquery (any of them). */
   pg: string;
   weight: number;
+}
+
+const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b|我/iu;
+const SECOND_PERSON = /\b(?:you|your|yours|yourself|yourselves)\b|[你您]/iu;
+
+/** Whom a question is about by its pronouns (`QuestionShape.person`). */
+export function personOf(text: string): QuestionShape["person"] {
+  const first = FIRST_PERSON.test(text);
+  const second = SECOND_PERSON.test(text);
+  return first === second ? null : first ? "first" : "second";
 }
 
 export function shapeQuestion(text: string): QuestionShape {
@@ -72,7 +87,7 @@ export function shapeQuestion(text: string): QuestionShape {
         : []),
     ];
   });
-  return { terms: whole, expansions, pairs, slots };
+  return { terms: whole, expansions, pairs, slots, person: personOf(text) };
 }
 
 /** At most this many of a question's content terms are searched (each is one bounded index lookup). */
@@ -159,8 +174,16 @@ const PHRASE_WEIGHT = 0.4;
 const ENGINE_WEIGHT = 0.15;
 /** The recency prior: the newest candidate gains this much over the oldest. */
 const RECENCY_WEIGHT = 0.05;
-/** What the user said weighs more than the assistant's answers: questions about oneself are answered by it. */
-const USER_WEIGHT = 0.3;
+/**
+ * What the speaker the question is about said weighs more (`QuestionShape.person`): "where did I work" is answered
+ * by the user's own messages, "what did you suggest" by the assistant's; a question about a third person by either.
+ */
+const SPEAKER_WEIGHT = 0.3;
+/**
+ * Length normalisation of the terms a message holds, as BM25's b: a long message holds more of any question's
+ * words, so its share is divided by 1 − b + b × its length ÷ the candidates' mean length.
+ */
+const LENGTH_B = 0.75;
 
 const NONE: readonly number[] = [];
 const union = (a: readonly number[], b: readonly number[]): readonly number[] =>
@@ -175,7 +198,8 @@ function profile(text: string, question: QuestionShape) {
   const adjacent = new Set<number>();
   const l = lookup(question);
   let previous: readonly number[] = NONE;
-  for (const t of tokensOf(text)) {
+  const tokens = tokensOf(text);
+  for (const t of tokens) {
     const now = matchesOf(l, t);
     for (const k of now) held.add(k);
     if (l.pairIndex.size > 0)
@@ -186,7 +210,7 @@ function profile(text: string, question: QuestionShape) {
         }
     previous = now;
   }
-  return { held, adjacent };
+  return { held, adjacent, length: tokens.length };
 }
 
 /**
@@ -329,6 +353,8 @@ export function rankCandidates<C extends LexicalCandidate>(
   const bestEngine = Math.max(...candidates.map((c) => c.engine), Number.MIN_VALUE);
   const times = candidates.map((c) => c.createdAt.getTime());
   const oldest = Math.min(...times);
+  const meanLength = profiles.reduce((a, p) => a + p.length, 0) / profiles.length || 1;
+  const speaker = question.person === "first" ? "user" : question.person === "second" ? "assistant" : null;
   const span = Math.max(...times) - oldest || 1;
   return candidates
     .map((c, i) => {
@@ -345,12 +371,12 @@ export function rankCandidates<C extends LexicalCandidate>(
       }
       const phrases = p.adjacent.size;
       const score =
-        held / total +
+        held / total / (1 - LENGTH_B + (LENGTH_B * p.length) / meanLength) +
         (all ? ALL_TERMS_BONUS : 0) +
         (question.pairs.length ? (PHRASE_WEIGHT * phrases) / question.pairs.length : 0) +
         (ENGINE_WEIGHT * Math.max(0, c.engine)) / bestEngine +
         (RECENCY_WEIGHT * ((times[i] as number) - oldest)) / span +
-        (c.role === "user" ? USER_WEIGHT : 0);
+        (c.role === speaker ? SPEAKER_WEIGHT : 0);
       return { ...c, score };
     })
     .sort(

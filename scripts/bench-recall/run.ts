@@ -15,10 +15,11 @@ import {
   generate,
   QUICK_OPTIONS,
 } from "./generate";
+import { secondPerson, thirdPerson } from "./person";
 import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } from "./rows";
 
 // npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file] [--misses file]
-//                       [--speaker user|assistant]
+//                       [--speaker user|assistant] [--person third]
 //
 // How much of what answers a question reaches the model's context. Generated conversations (./generate.ts) are
 // imported through POST /api/import, each question is asked through the real turn API as a new branch after the
@@ -28,7 +29,9 @@ import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } fro
 // "baseline" is not the app: a plain any-term BM25 over the conversation with neighbours, filled to 2 000 tokens,
 // computed here, so the difficulty of this data can be compared with other benchmarks.
 // --speaker assistant swaps the roles of every message: the facts are then the assistant's, as when a conversation
-// between two people is imported with one of them as the assistant (the questions stay the same).
+// between two people is imported with one of them as the assistant, and the questions ask "you" instead of "I".
+// --person third asks about the speaker by a name instead ("Where did Sam work…", as a benchmark of two people's
+// conversations asks): lexically the same question without a pronoun, the grammar only roughly right.
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -41,6 +44,7 @@ const only = option("only")?.split(",");
 const jsonOut = option("json");
 const missesOut = option("misses");
 const speaker = option("speaker") ?? "user";
+const person = option("person");
 const log = (m: string) => console.log(`[bench:recall] ${m}`);
 
 /** The conversation with every message's role swapped (user ↔ assistant), its others too. */
@@ -54,13 +58,23 @@ async function main() {
   const options = quick ? QUICK_OPTIONS : FULL_OPTIONS;
   if (speaker !== "user" && speaker !== "assistant")
     throw new BenchError("--speaker must be user or assistant");
-  const convs = speaker === "assistant" ? generate(options).map(swapRoles) : generate(options);
+  if (person !== undefined && person !== "third") throw new BenchError("--person must be third");
+  const generated = speaker === "assistant" ? generate(options).map(swapRoles) : generate(options);
+  const convs = generated.map((c) => ({
+    ...c,
+    questions: c.questions.map((q) => ({
+      ...q,
+      text:
+        person === "third" ? thirdPerson(q.text) : speaker === "assistant" ? secondPerson(q.text) : q.text,
+    })),
+  }));
   const messages = convs.reduce((a, c) => a + c.messages.length, 0);
   const questions = convs.reduce((a, c) => a + c.questions.length, 0);
   log(
     `${quick ? "quick" : "full"} run: ${convs.length} conversations (${convs.filter((c) => c.lang === "zh").length} in Chinese), ` +
       `${fmtInt(messages)} messages, ${questions} questions, seed ${options.seed}, on ${dbKind}` +
-      (speaker === "assistant" ? ", the facts stated by the assistant (roles swapped)" : ""),
+      (speaker === "assistant" ? ", the facts stated by the assistant (roles swapped)" : "") +
+      (person === "third" ? ", questions in the third person" : ""),
   );
   assertBuilt(log);
 

@@ -1,0 +1,41 @@
+// bench:recall's questions asked about the other speaker (--speaker assistant: "you") or a third person (--person
+// third: a name), rewritten from their first person. Rough grammar is fine: the ranking reads content words.
+
+/** Rewrites of a question's first person, in order (English words, then Chinese). */
+const rewrite = (rules: [RegExp, string][]) => (text: string) =>
+  rules.reduce(
+    (t, [re, to]) =>
+      t.replace(re, (m) =>
+        /^[A-Z]/.test(m) && !/^I\b/.test(m) ? to.charAt(0).toUpperCase() + to.slice(1) : to,
+      ),
+    text,
+  );
+export const secondPerson = rewrite([
+  [/\bam I\b/g, "are you"],
+  [/\bI am\b/g, "you are"],
+  [/\bwas I\b/g, "were you"],
+  [/\bI was\b/g, "you were"],
+  [/\bI'(m|ve|d|ll)\b/g, "you'$1"],
+  [/\bI\b/g, "you"],
+  [/\b(me|we|us)\b/gi, "you"],
+  [/\b(my|our)\b/gi, "your"],
+  [/\bmine\b/gi, "yours"],
+  [/\bmyself\b/gi, "yourself"],
+  [/我们/g, "你们"],
+  [/我/g, "你"],
+]);
+export const thirdPerson = rewrite([
+  [/\bam I\b/g, "is Sam"],
+  [/\bI am\b/g, "Sam is"],
+  [/\bwas I\b/g, "was Sam"],
+  [/\bdo I\b/g, "does Sam"],
+  [/\bhave I\b/g, "has Sam"],
+  [/\bI'm\b/g, "Sam is"],
+  [/\bI've\b/g, "Sam has"],
+  [/\bI\b/g, "Sam"],
+  [/\b(me|we|us)\b/gi, "Sam"],
+  [/\b(my|our|mine)\b/gi, "Sam's"],
+  [/\bmyself\b/gi, "Sam"],
+  [/我们/g, "小林"],
+  [/我/g, "小林"],
+]);
