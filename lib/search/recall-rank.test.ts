@@ -107,7 +107,11 @@ describe("whom a question is about", () => {
     expect(order("when was my boiler fixed by the landlord?", both)[0]).toBe("user");
     expect(order("when was your boiler fixed by the landlord?", both)[0]).toBe("assistant");
     // Neither: the same score, so the tie goes to the message id.
-    const third = rankCandidates(shapeQuestion("when was Sam's boiler fixed by the landlord?"), both, new Map());
+    const third = rankCandidates(
+      shapeQuestion("when was Sam's boiler fixed by the landlord?"),
+      both,
+      new Map(),
+    );
     expect(third[0]?.score).toBe(third[1]?.score);
   });
 

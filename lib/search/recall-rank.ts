@@ -180,10 +180,13 @@ const RECENCY_WEIGHT = 0.05;
  */
 const SPEAKER_WEIGHT = 0.3;
 /**
- * Length normalisation of the terms a message holds, as BM25's b: a long message holds more of any question's
- * words, so its share is divided by 1 − b + b × its length ÷ the candidates' mean length.
+ * Length normalisation of the terms a message holds, as BM25's for a term held once (k1 = 1.2, b = 0.75, its usual
+ * values): a long message holds more of any question's words, so its share is multiplied by
+ * (k1 + 1) ÷ (1 + k1 × (1 − b + b × its length ÷ the candidates' mean length)) — 1 at the mean length, about 1.5
+ * for a message a seventh of it, 0.55 for one three times as long.
  */
 const LENGTH_B = 0.75;
+const LENGTH_K1 = 1.2;
 
 const NONE: readonly number[] = [];
 const union = (a: readonly number[], b: readonly number[]): readonly number[] =>
@@ -371,7 +374,8 @@ export function rankCandidates<C extends LexicalCandidate>(
       }
       const phrases = p.adjacent.size;
       const score =
-        held / total / (1 - LENGTH_B + (LENGTH_B * p.length) / meanLength) +
+        ((held / total) * (LENGTH_K1 + 1)) /
+          (1 + LENGTH_K1 * (1 - LENGTH_B + (LENGTH_B * p.length) / meanLength)) +
         (all ? ALL_TERMS_BONUS : 0) +
         (question.pairs.length ? (PHRASE_WEIGHT * phrases) / question.pairs.length : 0) +
         (ENGINE_WEIGHT * Math.max(0, c.engine)) / bestEngine +
