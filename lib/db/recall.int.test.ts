@@ -384,8 +384,10 @@ describe(`recall candidates (${kind})`, () => {
     const hits = await recallCandidates({ ...args, startSeq: before });
     expect(seqs(hits)[0]).toBe(before + 1);
     expect(hits[0]?.text).toContain(fact);
-    // Read from the conversation's start, the word's slot is filled before the boundary.
-    expect(seqs(await recallCandidates(args))).not.toContain(before + 1);
+    // Read from the conversation's start, the word's slot is filled before the boundary: on SQLite, whose rowids
+    // follow insertion. PostgreSQL's GIN part reads in table order, which reuses the free space of other tests'
+    // deleted rows, so whether the old lookup happened to reach the message depends on the shared database.
+    if (kind === "sqlite") expect(seqs(await recallCandidates(args))).not.toContain(before + 1);
   }, 60_000);
 
   it("sends no statement when every earlier message of the conversation is in the window", async () => {
