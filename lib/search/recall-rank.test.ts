@@ -96,6 +96,9 @@ describe("whom a question is about", () => {
     expect(personOf("Which city are you based in?")).toBe("second");
     expect(personOf("你在学哪种乐器？")).toBe("second");
     expect(personOf("When did Caroline go to the support group?")).toBeNull();
+    expect(personOf("When did Caroline fly to the US?")).toBeNull();
+    expect(personOf("Did they give us the keys?")).toBe("first");
+    expect(personOf("WHAT IS MY DOG CALLED?")).toBe("first");
     expect(personOf("What did you tell me about the boiler?")).toBeNull();
   });
 

@@ -34,12 +34,14 @@ export interface Slot {
   weight: number;
 }
 
-const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b|我/iu;
+const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|our|ours|ourselves)\b|我/iu;
+/** "us" in lower case, or opening the question: "US" is the country. */
+const US = /^Us\b|\bus\b/u;
 const SECOND_PERSON = /\b(?:you|your|yours|yourself|yourselves)\b|[你您]/iu;
 
 /** Whom a question is about by its pronouns (`QuestionShape.person`). */
 export function personOf(text: string): QuestionShape["person"] {
-  const first = FIRST_PERSON.test(text);
+  const first = FIRST_PERSON.test(text) || US.test(text);
   const second = SECOND_PERSON.test(text);
   return first === second ? null : first ? "first" : "second";
 }
