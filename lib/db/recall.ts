@@ -129,10 +129,9 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   const read = new Map<string, Map<number, MessageRow>>();
   // Scope all inside a project: that project's conversations only (checked on the rows below whatever matched).
   const project = scope === "all" ? (args.projectId ?? null) : null;
+  const startSeq = args.startSeq ?? 0;
   const minDoc =
-    scope === "conversation" && (args.startSeq ?? 0) > 0
-      ? await firstDocAfter(client, { sessionId, startSeq: args.startSeq ?? 0 })
-      : 0;
+    scope === "conversation" && startSeq > 0 ? await firstDocAfter(client, { sessionId, startSeq }) : 0;
   const lexical =
     question.terms.length === 0
       ? []
@@ -146,7 +145,7 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
                 : { owner: userId },
           question,
           // With the index read from the boundary on, a word's rarity is counted among the messages after it.
-          leafSeq: minDoc > 0 ? leafSeq - (args.startSeq ?? 0) : leafSeq,
+          leafSeq: minDoc > 0 ? leafSeq - startSeq : leafSeq,
           minDoc,
           sessions: known,
           messages: read,

@@ -41,7 +41,7 @@ export interface GenerateOptions {
   zhShare: number;
   /** Facts stated per conversation. */
   facts: number;
-  /** Other conversations per user, a quarter as long, without the facts (for recall across conversations). */
+  /** Other conversations per user, half as long, without the facts (for recall across conversations). */
   others: number;
 }
 

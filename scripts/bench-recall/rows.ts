@@ -61,6 +61,7 @@ export interface RowResult {
   unavailable?: string;
 }
 
+/** The export file a user imports, and where the conversation with the facts is among its conversations. */
 function exportFile(
   conv: GeneratedConversation,
   settings: Record<string, unknown> | null,
@@ -103,13 +104,17 @@ function exportFile(
   // The conversation with the facts sits amid the user's others: one of them imported (and indexed) before it, the
   // rest after. Imported first, its messages would be the user's earliest matches of every word, which the bounded
   // lookups of scope `all` read first (docs/decisions/026-recall.md).
-  const conversations = [...others.slice(0, 1), one(conv.title, conv.messages, settings), ...others.slice(1)];
+  const before = others.slice(0, 1);
+  const conversations = [...before, one(conv.title, conv.messages, settings), ...others.slice(1)];
   return {
-    format: "recall-export",
-    version: 1,
-    exportedAt: new Date().toISOString(),
-    attachments: "reference",
-    conversations,
+    factsAt: before.length,
+    file: {
+      format: "recall-export",
+      version: 1,
+      exportedAt: new Date().toISOString(),
+      attachments: "reference",
+      conversations,
+    },
   };
 }
 
@@ -221,9 +226,8 @@ export async function runRow(baseUrl: string, row: Row, convs: GeneratedConversa
     const password = randomBytes(12).toString("base64url");
     await client.json("POST", "/api/register", { email, password, name: `Bench ${i}` }, 201);
     await client.signIn(email, password);
-    const imported = await client.request("POST", "/api/import", {
-      json: exportFile(conv, row.settings, row.newConversation === true),
-    });
+    const { file, factsAt } = exportFile(conv, row.settings, row.newConversation === true);
+    const imported = await client.request("POST", "/api/import", { json: file });
     if (imported.status === 422 && row.settings !== null) {
       return {
         row,
@@ -233,10 +237,8 @@ export async function runRow(baseUrl: string, row: Row, convs: GeneratedConversa
     }
     if (imported.status !== 201)
       throw new BenchError(`import: HTTP ${imported.status} ${imported.body.slice(0, 300)}`);
-    // The conversation with the facts: after the first of the others when they were imported too (exportFile).
-    const at = row.newConversation === true && conv.others.length > 0 ? 1 : 0;
     const sourceId = (JSON.parse(imported.body) as { imported: { conversations: { id: string }[] } }).imported
-      .conversations[at]?.id as string;
+      .conversations[factsAt]?.id as string;
     let parentId: string | undefined;
     if (!row.newConversation) {
       const { data } = await client.json<{ messages: { id: string; role: string }[] }>(
