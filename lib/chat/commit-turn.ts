@@ -9,6 +9,7 @@ import {
   type TurnOutcome,
   commitTurn as writeTurn,
 } from "@/lib/db/leases";
+import { scheduleSearchMerge } from "@/lib/db/search-merge";
 import { getSnapshotBySessionId } from "@/lib/db/snapshots";
 import { type MemoryItem, memoryAfterTurn, restore } from "@/lib/memory";
 import { scheduleAutoTitle } from "./auto-title";
@@ -48,6 +49,7 @@ export async function commitTurn(plan: TurnPlan, run: RunOutcome): Promise<TurnE
     config: plan.config,
   });
   scheduleEmbeddings();
+  scheduleSearchMerge();
   scheduleExtraction(plan, outcome);
   // The conversation's first answer names it (off the hot path; a user's rename always wins).
   if (outcome.status === "complete" && plan.namesConversation) {

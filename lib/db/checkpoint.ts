@@ -41,7 +41,7 @@ async function optimizeSearchIndexes(indexes: ReadonlySet<SearchIndexName>): Pro
 }
 
 /** Another statement of this connection still reading (SQLITE_LOCKED) or another writer (SQLITE_BUSY): try again. */
-async function retryable(step: () => Promise<boolean>): Promise<boolean> {
+export async function retryable(step: () => Promise<boolean>): Promise<boolean> {
   try {
     return await step();
   } catch (error) {

@@ -24,6 +24,7 @@ import {
   supersedeFactsForUser,
 } from "@/lib/db/portability";
 import { insertProjectFile } from "@/lib/db/project-files";
+import { scheduleSearchMerge } from "@/lib/db/search-merge";
 import { withTransaction } from "@/lib/db/transaction";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -536,8 +537,10 @@ export async function importExportFile({
     await deleteImportedSessionsForUser({ userId, sessionIds: result.conversations.map((c) => c.id) });
     throw e;
   }
-  // Recall's embeddings of the imported messages, off the request (a no-op without EMBEDDINGS_MODEL).
+  // Recall's embeddings of the imported messages, off the request (a no-op without EMBEDDINGS_MODEL), and a merge
+  // step of the search index the import added a segment to.
   scheduleEmbeddings();
+  scheduleSearchMerge();
   // Conversations imported under the summary policy are summarized from their start, off the request.
   for (const c of result.conversations) scheduleSummaryBacklog({ sessionId: c.id });
   return result;
