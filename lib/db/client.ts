@@ -8,6 +8,7 @@ import * as sqliteVec from "sqlite-vec";
 import { env } from "@/lib/env";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
 import { type Prisma, PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
+import { gatedAdapter } from "./connection-gate";
 
 // The one place that creates Prisma clients. No `import "server-only"` here: vitest and tsx scripts import this
 // module too; the query modules next to it (sessions.ts, …) carry the server-only marker.
@@ -79,16 +80,18 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
   readonly connected: SqliteConnection = { adapter: null, conn: null };
 
   override async connect() {
-    const adapter = await super.connect();
-    const conn = (adapter as unknown as { client: Database.Database }).client;
+    const inner = await super.connect();
+    const conn = (inner as unknown as { client: Database.Database }).client;
     loadVectorExtension(conn);
     cacheStatements(conn);
     try {
-      await adapter.executeScript(`${SQLITE_PRAGMAS.join(";\n")};`);
+      await inner.executeScript(`${SQLITE_PRAGMAS.join(";\n")};`);
     } catch (error) {
-      await adapter.dispose();
+      await inner.dispose();
       throw error;
     }
+    // Statements outside a transaction wait while another request's transaction is open (connection-gate.ts).
+    const adapter = gatedAdapter(inner);
     this.connected.adapter = adapter;
     this.connected.conn = conn;
     return adapter;

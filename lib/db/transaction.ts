@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { db, TRANSACTION_OPTIONS, type Tx, type TxOption } from "./client";
+import { transactionScope } from "./connection-gate";
 import { registerTransaction } from "./sql";
 
 // The one way to run work in a transaction. No `import "server-only"`, like client.ts: scripts and tests use it.
@@ -35,16 +36,22 @@ export async function withTransaction<T>(
     registerTransaction(tx, db, until);
     return work(tx);
   };
+  // The callback runs in the transaction's own scope: on SQLite, statements sent outside it wait for it to end,
+  // the callback's own do not (connection-gate.ts).
   if (isolation !== "serializable") {
-    return db.$transaction(registered(performance.now() + timeout), { maxWait, timeout });
+    return transactionScope.run({}, () =>
+      db.$transaction(registered(performance.now() + timeout), { maxWait, timeout }),
+    );
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.$transaction(registered(performance.now() + timeout), {
-        maxWait,
-        timeout,
-        isolationLevel: "Serializable",
-      });
+      return await transactionScope.run({}, () =>
+        db.$transaction(registered(performance.now() + timeout), {
+          maxWait,
+          timeout,
+          isolationLevel: "Serializable",
+        }),
+      );
     } catch (e) {
       if (!isWriteConflict(e)) throw e;
       if (attempt >= 3) {

@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, expect, it } from "vitest";
+import { databaseKind, db } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { env } from "@/lib/env";
+
+// Work outside a transaction is never part of another request's open transaction (connection-gate.ts): on SQLite
+// one connection carries both, on PostgreSQL each has its own. Both databases must behave the same.
+
+const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
+
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+async function userWithSession() {
+  const user = await db.user.create({
+    data: { email: `gate-${randomUUID()}@example.test`, name: "Gate", passwordHash: "x" },
+  });
+  const session = await db.chatSession.create({ data: { userId: user.id, title: "before" } });
+  return { user, session };
+}
+
+/** A transaction that writes, then waits for `gate` before it fails (rolled back) or ends. */
+function openTransaction(userId: string, outcome: "rollback" | "commit") {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let begun!: () => void;
+  const started = new Promise<void>((resolve) => {
+    begun = resolve;
+  });
+  const done = withTransaction(async (tx) => {
+    await tx.chatSession.create({ data: { userId, title: "inside" } });
+    begun();
+    await gate;
+    if (outcome === "rollback") throw new Error("rolled back on purpose");
+  }).then(
+    () => "committed",
+    (e: unknown) => String(e),
+  );
+  return { started, release, done };
+}
+
+it("a write outside a transaction is kept when another transaction rolls back, and never reads its rows", async () => {
+  const { user, session } = await userWithSession();
+  const open = openTransaction(user.id, "rollback");
+  await open.started;
+  // Sent while the transaction is open: on SQLite it waits until the transaction has ended.
+  const write = db.chatSession.update({ where: { id: session.id }, data: { title: "after" } });
+  const read = db.chatSession.count({ where: { userId: user.id, title: "inside" } });
+  open.release();
+  expect(await open.done).toMatch(/rolled back on purpose/);
+  await write;
+  expect(await read).toBe(0);
+  const row = await db.chatSession.findUniqueOrThrow({ where: { id: session.id } });
+  expect(row.title).toBe("after");
+  await db.user.delete({ where: { id: user.id } });
+});
+
+it("a read outside a transaction sees its rows only once it has committed", async () => {
+  const { user } = await userWithSession();
+  const open = openTransaction(user.id, "commit");
+  await open.started;
+  const read = db.chatSession.count({ where: { userId: user.id, title: "inside" } });
+  open.release();
+  expect(await open.done).toBe("committed");
+  // SQLite: the read waited for the commit. PostgreSQL: it ran on its own connection at once, before the commit
+  // or (on a slow machine) after it.
+  if (sqlite) expect(await read).toBe(1);
+  else expect([0, 1]).toContain(await read);
+  expect(await db.chatSession.count({ where: { userId: user.id, title: "inside" } })).toBe(1);
+  await db.user.delete({ where: { id: user.id } });
+});
+
+it("a transaction's own statements sent to the app's client still run (no deadlock)", async () => {
+  const { user, session } = await userWithSession();
+  const titles = await withTransaction(async (tx) => {
+    await tx.chatSession.update({ where: { id: session.id }, data: { title: "renamed" } });
+    // Code that reaches for `db` inside its transaction: on SQLite it ran inside it, and still does.
+    const seen = await db.chatSession.findUniqueOrThrow({ where: { id: session.id } });
+    return seen.title;
+  });
+  // SQLite: one connection, so it read the transaction's own write; PostgreSQL: another connection, the committed row.
+  expect(titles).toBe(sqlite ? "renamed" : "before");
+  await db.user.delete({ where: { id: user.id } });
+});
