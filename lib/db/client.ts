@@ -78,23 +78,43 @@ export const SQLITE_PRAGMAS = [
 class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
   /** The connected adapter, for the hot path's written-out statements (sql.ts). */
   readonly connected: SqliteConnection = { adapter: null, conn: null };
+  private readonly inMemory: boolean;
+
+  constructor(config: { url: string }) {
+    super(config);
+    this.inMemory = config.url === ":memory:";
+  }
 
   override async connect() {
-    const inner = await super.connect();
-    const conn = (inner as unknown as { client: Database.Database }).client;
+    const main = await this.open([]);
+    // A second connection for reads outside a transaction while one is open (connection-gate.ts): it sees what is
+    // committed. An in-memory database has no second connection to the same data: such reads wait instead.
+    let reader: SqlDriverAdapter | null = null;
+    try {
+      if (!this.inMemory) reader = (await this.open(["PRAGMA query_only = ON"])).adapter;
+    } catch (error) {
+      await main.adapter.dispose();
+      throw error;
+    }
+    const adapter = gatedAdapter(main.adapter, { reader });
+    this.connected.adapter = adapter;
+    this.connected.conn = main.conn;
+    return adapter;
+  }
+
+  /** A new connection with the vector extension, the statement cache and the pragmas (then `extra`). */
+  private async open(extra: string[]) {
+    const adapter = await super.connect();
+    const conn = (adapter as unknown as { client: Database.Database }).client;
     loadVectorExtension(conn);
     cacheStatements(conn);
     try {
-      await inner.executeScript(`${SQLITE_PRAGMAS.join(";\n")};`);
+      await adapter.executeScript(`${[...SQLITE_PRAGMAS, ...extra].join(";\n")};`);
     } catch (error) {
-      await inner.dispose();
+      await adapter.dispose();
       throw error;
     }
-    // Statements outside a transaction wait while another request's transaction is open (connection-gate.ts).
-    const adapter = gatedAdapter(inner);
-    this.connected.adapter = adapter;
-    this.connected.conn = conn;
-    return adapter;
+    return { adapter, conn };
   }
 }
 

@@ -1,5 +1,6 @@
+import type { SqlDriverAdapter, SqlQuery } from "@prisma/driver-adapter-utils";
 import { describe, expect, it } from "vitest";
-import { ConnectionGate } from "./connection-gate";
+import { ConnectionGate, gatedAdapter, transactionScope } from "./connection-gate";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -71,5 +72,72 @@ describe("ConnectionGate", () => {
     gate.leave();
     await expect(failing).rejects.toThrow("SQLITE_ERROR");
     expect(gate.held).toBe(false);
+  });
+});
+
+/** An adapter that records the statements it runs (and runs transactions that record theirs). */
+function fakeAdapter(name: string, log: string[]): SqlDriverAdapter {
+  const result = { columnNames: [], columnTypes: [], rows: [] };
+  return {
+    provider: "sqlite",
+    adapterName: name,
+    queryRaw: async (q: SqlQuery) => {
+      log.push(`${name}: ${q.sql}`);
+      return result;
+    },
+    executeRaw: async (q: SqlQuery) => {
+      log.push(`${name}: ${q.sql}`);
+      return 0;
+    },
+    executeScript: async () => {},
+    dispose: async () => {},
+    startTransaction: async () => ({
+      provider: "sqlite",
+      adapterName: name,
+      options: { usePhantomQuery: false },
+      queryRaw: async (q: SqlQuery) => {
+        log.push(`${name} tx: ${q.sql}`);
+        return result;
+      },
+      executeRaw: async () => 0,
+      commit: async () => void log.push(`${name}: commit`),
+      rollback: async () => void log.push(`${name}: rollback`),
+    }),
+  } as SqlDriverAdapter;
+}
+
+const q = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
+
+describe("gatedAdapter", () => {
+  it("sends reads to the reader and holds writes back while another scope's transaction is open", async () => {
+    const log: string[] = [];
+    const adapter = gatedAdapter(fakeAdapter("main", log), { reader: fakeAdapter("reader", log) });
+    await adapter.queryRaw(q("SELECT 1"));
+    const scope = {};
+    const tx = await transactionScope.run(scope, () => adapter.startTransaction());
+    const write = adapter.executeRaw(q("UPDATE t SET a = 1"));
+    await adapter.queryRaw(q("SELECT 2"));
+    // The transaction's own callback sends to the app's client: it runs on the main connection, inside it.
+    await transactionScope.run(scope, () => adapter.queryRaw(q("SELECT 3")));
+    await tick();
+    expect(log).toEqual(["main: SELECT 1", "reader: SELECT 2", "main: SELECT 3"]);
+    await tx.rollback();
+    await write;
+    expect(log.slice(3)).toEqual(["main: rollback", "main: UPDATE t SET a = 1"]);
+    // Nothing open: reads are the main connection's again.
+    await adapter.queryRaw(q("SELECT 4"));
+    expect(log.at(-1)).toBe("main: SELECT 4");
+  });
+
+  it("without a reader, a read waits for the transaction like a write", async () => {
+    const log: string[] = [];
+    const adapter = gatedAdapter(fakeAdapter("main", log));
+    const tx = await transactionScope.run({}, () => adapter.startTransaction());
+    const read = adapter.queryRaw(q("SELECT 1"));
+    await tick();
+    expect(log).toEqual([]);
+    await tx.commit();
+    await read;
+    expect(log).toEqual(["main: commit", "main: SELECT 1"]);
   });
 });

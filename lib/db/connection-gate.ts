@@ -5,9 +5,11 @@ import type { SqlDriverAdapter, SqlQuery, Transaction } from "@prisma/driver-ada
 // other: a statement sent outside a transaction while another request's interactive transaction was open (between
 // its statements, while its callback awaited) ran inside that transaction — it read rows that were never committed,
 // and its write, reported done, was undone when that transaction rolled back (docs/decisions/044-connection-gate.md).
-// The gate makes such a statement wait until the transaction has ended. The transaction's own work passes: the
-// statements of its callback, which withTransaction runs inside the transaction's scope (a statement its code sends
-// to `db` instead of `tx` ran inside it before, and still does; making it wait would deadlock the transaction).
+// The gate makes such a write wait until the transaction has ended; such a read goes to a second, read-only
+// connection, which sees what is committed (WAL lets it read while the first connection writes). The transaction's
+// own work passes: the statements of its callback, which withTransaction runs inside the transaction's scope (a
+// statement its code sends to `db` instead of `tx` ran inside it before, and still does; making it wait would
+// deadlock the transaction).
 
 /** The transaction whose callback is running: set by withTransaction (lib/db/transaction.ts). */
 export const transactionScope = new AsyncLocalStorage<object>();
@@ -19,6 +21,11 @@ export class ConnectionGate {
 
   get held(): boolean {
     return this.holder !== null;
+  }
+
+  /** Whether a statement of `scope` may run on the connection now: nothing holds it, or its own transaction does. */
+  passes(scope: object | undefined): boolean {
+    return this.holder === null || (scope !== undefined && this.holder.scope === scope);
   }
 
   /** Takes the gate for `scope` (undefined: a statement), after everyone before. */
@@ -42,7 +49,7 @@ export class ConnectionGate {
    * nothing can begin meanwhile) or when the open transaction is the caller's own (`scope`), else once it is free.
    */
   async run<T>(scope: object | undefined, statement: () => Promise<T>): Promise<T> {
-    if (this.holder === null || (scope !== undefined && this.holder.scope === scope)) return statement();
+    if (this.passes(scope)) return statement();
     await this.enter(undefined);
     try {
       return await statement();
@@ -52,21 +59,38 @@ export class ConnectionGate {
   }
 }
 
+/** A statement that only reads: what Prisma sends for a query, and the app's SELECTs. */
+const READ = /^\s*SELECT\b/i;
+
 /**
- * The adapter with its connection behind `gate`: statements outside a transaction wait for an open one to end,
- * and a transaction holds the gate from before its BEGIN until its commit or rollback (Prisma also rolls back a
- * transaction it gave up waiting for, which releases the gate).
+ * The adapter with its connection behind `gate`: a transaction holds the gate from before its BEGIN until its
+ * commit or rollback (Prisma also rolls back a transaction it gave up waiting for, which releases the gate); a
+ * statement outside it waits for it to end, except a read, which `reader` (a read-only connection to the same
+ * database, when there is one) answers at once with what is committed.
  */
-export function gatedAdapter(inner: SqlDriverAdapter, gate = new ConnectionGate()): SqlDriverAdapter {
+export function gatedAdapter(
+  inner: SqlDriverAdapter,
+  {
+    reader = null,
+    gate = new ConnectionGate(),
+  }: { reader?: SqlDriverAdapter | null; gate?: ConnectionGate } = {},
+): SqlDriverAdapter {
   const scope = () => transactionScope.getStore();
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    queryRaw: (query: SqlQuery) => gate.run(scope(), () => inner.queryRaw(query)),
+    queryRaw: (query: SqlQuery) => {
+      const mine = scope();
+      if (reader && !gate.passes(mine) && READ.test(query.sql)) return reader.queryRaw(query);
+      return gate.run(mine, () => inner.queryRaw(query));
+    },
     executeRaw: (query: SqlQuery) => gate.run(scope(), () => inner.executeRaw(query)),
     executeScript: (script: string) => inner.executeScript(script),
     ...(inner.getConnectionInfo ? { getConnectionInfo: inner.getConnectionInfo.bind(inner) } : {}),
-    dispose: () => inner.dispose(),
+    dispose: async () => {
+      await reader?.dispose();
+      await inner.dispose();
+    },
     async startTransaction(isolationLevel) {
       await gate.enter(scope());
       let tx: Transaction;
