@@ -1,5 +1,6 @@
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { db, TRANSACTION_OPTIONS, type Tx, type TxOption } from "./client";
+import { databaseKind, db, TRANSACTION_OPTIONS, type Tx, type TxOption } from "./client";
 import { transactionScope } from "./connection-gate";
 import { registerTransaction } from "./sql";
 
@@ -36,16 +37,12 @@ export async function withTransaction<T>(
     registerTransaction(tx, db, until);
     return work(tx);
   };
-  // The callback runs in the transaction's own scope: on SQLite, statements sent outside it wait for it to end,
-  // the callback's own do not (connection-gate.ts).
   if (isolation !== "serializable") {
-    return transactionScope.run({}, () =>
-      db.$transaction(registered(performance.now() + timeout), { maxWait, timeout }),
-    );
+    return inScope(() => db.$transaction(registered(performance.now() + timeout), { maxWait, timeout }));
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await transactionScope.run({}, () =>
+      return await inScope(() =>
         db.$transaction(registered(performance.now() + timeout), {
           maxWait,
           timeout,
@@ -65,6 +62,14 @@ export async function withTransaction<T>(
       }
     }
   }
+}
+
+/**
+ * SQLite: the transaction's callback runs in its own scope, so that statements sent outside it wait for it to end
+ * and the callback's own do not (connection-gate.ts). PostgreSQL gives each transaction its own connection.
+ */
+function inScope<T>(start: () => Promise<T>): Promise<T> {
+  return databaseKind(env.DATABASE_URL) === "sqlite" ? transactionScope.run({}, start) : start();
 }
 
 /** `work` in the caller's transaction when there is one, else in its own: for queries of several statements. */
