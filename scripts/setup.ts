@@ -33,6 +33,12 @@ export async function setup(): Promise<SetupResult> {
       afterId = batch.lastId;
     }
     if (indexed) console.log(`Search: indexed ${indexed} earlier message(s).`);
+    // Documents indexed before stems were indexed beside words get them, once (docs/decisions/017-search.md).
+    const { restemLegacyDocs } = await import("@/lib/db/search");
+    let restemmed = 0;
+    for (let n = await restemLegacyDocs(); n > 0; n = await restemLegacyDocs()) restemmed += n;
+    if (restemmed)
+      console.log(`Search: indexed ${restemmed} message(s) again with the stems of their words.`);
     const result = await ensureAdmin(db, env);
     const how = {
       kept: "already set up; its password was printed when it was created",

@@ -10,7 +10,7 @@ import {
 import { ftsString, pgOwnerLexeme } from "@/lib/search/terms";
 import { databaseKind, db, type Tx } from "./client";
 import { embedQuestion, nearestMessages, type QuestionVector } from "./embeddings";
-import { conversationToken, ownerToken, pgConversationLexeme } from "./search";
+import { conversationToken, legacyStemsLeft, ownerToken, pgConversationLexeme } from "./search";
 import { queryRows } from "./sql";
 
 // The earlier messages a turn may recall (docs/decisions/026-recall.md, "Ranking"): the question's content terms
@@ -123,7 +123,7 @@ export async function recallCandidates(args: RecallArgs, opts: { tx?: Tx } = {})
   // A conversation no longer than the window: every earlier message is already in the context, so nothing can be
   // recalled from it and no statement is needed to know that.
   if (scope === "conversation" && coversEveryEarlierSeq(args.excludeSeqs ?? [], leafSeq)) return [];
-  const question = shapeQuestion(args.question);
+  const question = shapeQuestion(args.question, { stemsOnly: !(await legacyStemsLeft({ tx: opts.tx })) });
   const known = new Map<string, SessionRow>();
   /** The messages the index matched, by conversation and seq: a candidate's partner is often one of them. */
   const read = new Map<string, Map<number, MessageRow>>();
@@ -639,7 +639,11 @@ const ROW_KEYS = ["doc", ...`${MESSAGE_COLUMNS}, ${SESSION_COLUMNS}`.split(", ")
 /** SQLite's rows, one JSON array of arrays (values in ROW_KEYS order), as objects. */
 function rowsOf(result: { list: string | null }[]): Row[] {
   const list = JSON.parse(result[0]?.list ?? "[]") as unknown[][];
-  return list.map((values) => Object.fromEntries(ROW_KEYS.map((key, i) => [key, values[i]])) as Row);
+  return list.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < ROW_KEYS.length; i++) row[ROW_KEYS[i] as string] = values[i];
+    return row as Row;
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ import { indexTerms, pgLexeme, pgOwnerLexeme, pgTermsVector } from "@/lib/search
 import { databaseKind, db, type Tx, type TxOption } from "./client";
 import { decodeOffsetCursor, encodeOffsetCursor } from "./cursor";
 import { execute, queryRows } from "./sql";
-import { inTx } from "./transaction";
+import { inTx, withTransaction } from "./transaction";
 
 // Full-text search over a user's own messages (docs/decisions/017-search.md). The terms are cut by lib/search
 // (CJK → bigrams) and stored in the database's own engine: SQLite FTS5 (table SearchFts, bm25) or a PostgreSQL
@@ -190,6 +190,63 @@ export async function indexUnindexedMessages(
     indexMessages({ docs: rows.map((r) => ({ ...r, userId: r.session.userId })) }, { tx: t }),
   );
   return { count: rows.length, lastId: rows.at(-1)?.id };
+}
+
+/**
+ * Whether documents that may lack their words' stems are still in the index (written before stems were indexed
+ * beside words; the `search_stems` migration kept the last of their ids, setup indexes them again). While they are,
+ * a question's term is looked up by its word and its stem; after, by its stem alone, which every later document
+ * holds for every word it holds. Remembered once false: a document written now always has its stems.
+ */
+export async function legacyStemsLeft({ tx }: TxOption = {}): Promise<boolean> {
+  if (stemsComplete) return false;
+  const client = tx ?? db;
+  const state = await client.searchIndexState.findUnique({ where: { id: 1 }, select: { legacyMaxId: true } });
+  const left =
+    !!state &&
+    state.legacyMaxId > 0 &&
+    (await client.searchDoc.findFirst({
+      where: { id: { lte: state.legacyMaxId } },
+      select: { id: true },
+    })) !== null;
+  if (!left) stemsComplete = true;
+  return left;
+}
+let stemsComplete = false;
+
+/**
+ * Indexes again up to `limit` documents written before stems were indexed (see legacyStemsLeft), oldest first: each
+ * gets a new document with its stems. Returns how many it indexed again; at 0 none is left, and the marker is set
+ * to 0 so that no later check reads the index. Call until it returns 0 (setup does).
+ */
+export async function restemLegacyDocs({ limit = 2000 }: { limit?: number } = {}): Promise<number> {
+  return withTransaction(async (tx) => {
+    const state = await tx.searchIndexState.findUnique({ where: { id: 1 }, select: { legacyMaxId: true } });
+    if (!state || state.legacyMaxId === 0) return 0;
+    const rows = await tx.searchDoc.findMany({
+      where: { id: { lte: state.legacyMaxId } },
+      orderBy: { id: "asc" },
+      take: limit,
+      select: {
+        message: {
+          select: {
+            id: true,
+            sessionId: true,
+            role: true,
+            text: true,
+            createdAt: true,
+            session: { select: { userId: true } },
+          },
+        },
+      },
+    });
+    if (rows.length === 0) {
+      await tx.searchIndexState.update({ where: { id: 1 }, data: { legacyMaxId: 0 } });
+      return 0;
+    }
+    await indexMessages({ docs: rows.map(({ message: m }) => ({ ...m, userId: m.session.userId })) }, { tx });
+    return rows.length;
+  });
 }
 
 /** The conversation lexeme of a tsvector: '@' never occurs in a term, so no query word can match it. */

@@ -37,6 +37,28 @@ describe("shapeQuestion slots", () => {
     expect(first?.pg).toContain(":*");
   });
 
+  it("with stemsOnly, looks a term with a stem up by the stem alone, in both engines; other terms as before", () => {
+    const both = shapeQuestion("When did I start drinking coffee at the allotment?");
+    const stems = shapeQuestion("When did I start drinking coffee at the allotment?", { stemsOnly: true });
+    const forms = (s: typeof both) => s.slots.map((x) => x.fts.split(" OR "));
+    expect(forms(both).some((f) => f.includes('"drinking"') && f.includes('"drink"'))).toBe(true);
+    expect(forms(stems).flat()).not.toContain('"drinking"');
+    expect(forms(stems).some((f) => f.length === 1 && f[0] === '"drink"')).toBe(true);
+    // A word without a stem of its own ("start") keeps its one form; the expansion slots lose their words' word forms.
+    expect(forms(stems).some((f) => f.length === 1 && f[0] === '"start"')).toBe(true);
+    expect(forms(stems).flat().length).toBeLessThan(forms(both).flat().length);
+    for (const slot of stems.slots) {
+      const fts = slot.fts.split(" OR ").map((f) => f.replaceAll('"', ""));
+      expect(slot.pg.split(" | ").map((f) => f.replaceAll("'", ""))).toEqual(fts);
+    }
+    // The same slots and weights, and the ranking's view of the question is unchanged.
+    expect(stems.slots.map((x) => x.weight)).toEqual(both.slots.map((x) => x.weight));
+    expect(stems.terms).toEqual(both.terms);
+    expect(stems.expansions).toEqual(both.expansions);
+    // A prefix (a lone CJK character) keeps its form.
+    expect(shapeQuestion("猫", { stemsOnly: true }).slots[0]?.fts).toContain("*");
+  });
+
   it("cuts a Chinese question as the index does: its bigrams are the lookups", () => {
     const own = shapeQuestion("我什么时候去了杭州？").slots.map((s) => s.fts);
     expect(own.some((f) => f.split(" OR ").includes('"杭州"'))).toBe(true);

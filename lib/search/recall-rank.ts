@@ -46,7 +46,16 @@ export function personOf(text: string): QuestionShape["person"] {
   return first === second ? null : first ? "first" : "second";
 }
 
-export function shapeQuestion(text: string): QuestionShape {
+/**
+ * `stemsOnly`: every indexed document holds its words' stems beside them (lib/db/search.ts `legacyStemsLeft`), so a
+ * term with a stem is looked up by the stem alone, which finds exactly the messages the ranking counts as holding
+ * it (`matchesOf`: the word, its stem, or a word with the same stem), with one lookup term fewer. Otherwise by
+ * both, so that documents indexed before stems are found.
+ */
+export function shapeQuestion(
+  text: string,
+  { stemsOnly = false }: { stemsOnly?: boolean } = {},
+): QuestionShape {
   const { terms } = parseQuestion(text);
   // Typed-search prefixes do not apply to a question sent whole: the last word is complete.
   const whole = terms.map((t) => ({ ...t, prefix: t.prefix && [...t.term].length === 1 }));
@@ -61,14 +70,8 @@ export function shapeQuestion(text: string): QuestionShape {
     if (a.term !== b.term) pairs.push([a, b]);
   }
   const expansions = [...expand(whole), ...characters(whole)];
-  const forms = (t: QuestionTerm) => [
-    `${ftsString(t.term)}${t.prefix ? "*" : ""}`,
-    ...(t.stem ? [ftsString(t.stem)] : []),
-  ];
-  const pgForms = (t: QuestionTerm) => [
-    `${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`,
-    ...(t.stem ? [pgLexeme(t.stem)] : []),
-  ];
+  const forms = (t: QuestionTerm) => formsOf(t, stemsOnly).fts;
+  const pgForms = (t: QuestionTerm) => formsOf(t, stemsOnly).pg;
   const kept = whole
     .map((t, k) => ({ t, k }))
     .sort((a, b) => [...b.t.term].length - [...a.t.term].length || a.k - b.k)
@@ -92,6 +95,33 @@ export function shapeQuestion(text: string): QuestionShape {
   return { terms: whole, expansions, pairs, slots, person: personOf(text) };
 }
 
+/**
+ * A term's forms in each engine's query syntax (its word, a prefix where it is one, its stem; the stem alone with
+ * `stemsOnly`, unless the word is a prefix), remembered.
+ */
+const formsCache = new Map<string, { fts: string[]; pg: string[] }>();
+function formsOf(t: QuestionTerm, stemsOnly: boolean): { fts: string[]; pg: string[] } {
+  const stemAlone = stemsOnly && t.stem !== null && !t.prefix;
+  const key = `${stemAlone ? "=" : ""}${t.prefix ? "*" : ""}${t.term} ${t.stem ?? ""}`;
+  let forms = formsCache.get(key);
+  if (!forms) {
+    const word = stemAlone ? [] : [t.term];
+    forms = {
+      fts: [
+        ...word.map((w) => `${ftsString(w)}${t.prefix ? "*" : ""}`),
+        ...(t.stem ? [ftsString(t.stem)] : []),
+      ],
+      pg: [
+        ...word.map((w) => `${pgLexeme(w)}${t.prefix ? ":*" : ""}`),
+        ...(t.stem ? [pgLexeme(t.stem)] : []),
+      ],
+    };
+    if (formsCache.size >= 4096) formsCache.clear();
+    formsCache.set(key, forms);
+  }
+  return forms;
+}
+
 /** At most this many of a question's content terms are searched (each is one bounded index lookup). */
 const MAX_SLOTS = 12;
 /** At most this many expansion words are searched per question, so a question stays a bounded query. */
@@ -108,24 +138,38 @@ function expand(terms: QuestionTerm[]): { term: QuestionTerm; slot: number }[] {
     const cjk = /[\p{scx=Han}]/u.test(t.term);
     const ids = cjk ? groups?.cjk.get(t.term) : groups?.latin.get(t.stem ?? t.term);
     for (const g of ids ?? []) {
-      for (const word of groups?.groups[g] ?? []) {
-        const forms = /[\p{scx=Han}]/u.test(word)
-          ? tokenize(word)
-              .filter((x) => [...x.term].length === 2)
-              .map((x) => x.term)
-          : [normalizeWord(word)];
-        for (const f of forms) {
-          if (!f || own.has(f) || seen.has(f) || isStopTerm(f)) continue;
-          seen.add(f);
-          out.push({
-            term: { term: f, stem: /[\p{scx=Han}]/u.test(f) ? null : stemOf(f), prefix: false },
-            slot,
-          });
-        }
+      for (const f of groupForms(g)) {
+        if (own.has(f.term) || seen.has(f.term)) continue;
+        seen.add(f.term);
+        out.push({ term: { term: f.term, stem: f.stem, prefix: false }, slot });
       }
     }
   });
   return out.slice(0, MAX_EXPANSIONS);
+}
+
+/**
+ * The terms an expansion group's words search (a Chinese word by its bigrams), stop terms left out, each with its
+ * stem: worked out once per group, not at every question (normalizing and stemming them was most of a question's
+ * shaping).
+ */
+const formsByGroup = new Map<number, readonly { term: string; stem: string | null }[]>();
+function groupForms(g: number): readonly { term: string; stem: string | null }[] {
+  let forms = formsByGroup.get(g);
+  if (forms) return forms;
+  const seen = new Set<string>();
+  forms = (groups?.groups[g] ?? [])
+    .flatMap((word) =>
+      /[\p{scx=Han}]/u.test(word)
+        ? tokenize(word)
+            .filter((x) => [...x.term].length === 2)
+            .map((x) => x.term)
+        : [normalizeWord(word)],
+    )
+    .filter((f) => f && !isStopTerm(f) && !seen.has(f) && seen.add(f))
+    .map((f) => ({ term: f, stem: /[\p{scx=Han}]/u.test(f) ? null : stemOf(f) }));
+  formsByGroup.set(g, forms);
+  return forms;
 }
 
 /** At most this many single characters of a question's CJK terms are searched on their own. */
