@@ -14,9 +14,13 @@ export type BackupFormat = "sqlite" | "pg_dump";
 const SQLITE_MAGIC = "SQLite format 3\0";
 const PGDUMP_MAGIC = "PGDMP";
 
-/** Tables that hold no data of their own (migration bookkeeping, FTS5 shadow tables of the search index). */
+/**
+ * Tables that hold no data of their own (migration bookkeeping, FTS5 shadow tables of the search index, and the
+ * search index's state row, which its migration writes into every new database).
+ */
 const bookkeeping = (name: string) =>
   name.startsWith("_prisma") ||
+  name === "SearchIndexState" ||
   name.startsWith("SearchFts") ||
   name.startsWith("ProjectChunkFts") ||
   name.startsWith("sqlite_");
