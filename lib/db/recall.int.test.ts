@@ -599,6 +599,51 @@ describe(`recall candidates (${kind})`, () => {
       expect(Number(row?.n)).toBe(0);
     }
   });
+
+  it("numbers one batch's documents in the order its messages were written, whatever their ids", async () => {
+    // Recall reads a term's earliest matches by document id; an import's message ids are random.
+    const user = await createUser();
+    const w = word();
+    const session = await db.chatSession.create({ data: { userId: user.id, title: "Order", lastSeq: 24 } });
+    const at = Date.UTC(2026, 0, 1);
+    const rows = await db.$transaction(async (tx) => {
+      const out: ChatMessage[] = [];
+      for (let seq = 1; seq <= 24; seq++) {
+        out.push(
+          await tx.chatMessage.create({
+            data: {
+              id: `c${randomUUID().replace(/-/g, "")}`,
+              sessionId: session.id,
+              seq,
+              role: seq % 2 ? "user" : "assistant",
+              text: `${w} message ${seq}`,
+              createdAt: new Date(at + seq * 1000),
+            },
+          }),
+        );
+      }
+      return out;
+    });
+    try {
+      await db.$transaction((tx) =>
+        indexMessages(
+          {
+            docs: rows.map((r) => ({ ...r, userId: user.id, role: r.role as "user" | "assistant" })),
+            fresh: true,
+          },
+          { tx },
+        ),
+      );
+      const docs = await db.searchDoc.findMany({
+        where: { sessionId: session.id },
+        orderBy: { id: "asc" },
+        select: { message: { select: { seq: true } } },
+      });
+      expect(docs.map((d) => d.message.seq)).toEqual(rows.map((r) => r.seq));
+    } finally {
+      await unsafeDeleteSessionById({ sessionId: session.id, actorId: user.id });
+    }
+  });
 });
 
 type PgPlanNode = {

@@ -101,7 +101,12 @@ export async function indexMessages(
   }
 }
 
-/** SearchDoc rows (owner and conversation read from the message's own rows), then their FTS5 entries by rowid. */
+/**
+ * SearchDoc rows (owner and conversation read from the message's own rows), then their FTS5 entries by rowid.
+ * Documents are numbered in the order their messages were written: recall reads a term's earliest matches by
+ * document id (lib/db/recall.ts), and without the ORDER BY an imported batch was numbered in the order of its
+ * message ids, which are random.
+ */
 async function insertSqliteDocs(tx: Tx, terms: Map<string, { terms: string[] }>) {
   const wanted = [...terms.keys()];
   const inserted = await queryRows<{
@@ -115,6 +120,7 @@ async function insertSqliteDocs(tx: Tx, terms: Map<string, { terms: string[] }>)
      SELECT m."id", s."userId", m."sessionId", m."createdAt"
      FROM "ChatMessage" m JOIN "ChatSession" s ON s."id" = m."sessionId"
      WHERE m."id" IN (${placeholders(wanted.length, 1, "sqlite")})
+     ORDER BY m."createdAt", m."seq"
      RETURNING "id", "messageId", "userId", "sessionId"`,
     wanted,
   );
@@ -131,7 +137,8 @@ async function insertSqliteDocs(tx: Tx, terms: Map<string, { terms: string[] }>)
 
 /**
  * SearchDoc rows with their tsvector in one INSERT: the vector carries the caller's owner and conversation tokens,
- * and a row is only written when they are the message's own.
+ * and a row is only written when they are the message's own. Numbered in the order the messages were written (see
+ * insertSqliteDocs).
  */
 async function insertPostgresDocs(
   tx: Tx,
@@ -152,7 +159,8 @@ async function insertPostgresDocs(
      SELECT m."id", s."userId", m."sessionId", m."createdAt", v.terms
      FROM (VALUES ${values}) AS v(id, uid, sid, terms)
      JOIN "ChatMessage" m ON m."id" = v.id AND m."sessionId" = v.sid
-     JOIN "ChatSession" s ON s."id" = m."sessionId" AND s."userId" = v.uid`,
+     JOIN "ChatSession" s ON s."id" = m."sessionId" AND s."userId" = v.uid
+     ORDER BY m."createdAt", m."seq"`,
     ...params,
   );
 }
