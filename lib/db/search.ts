@@ -254,8 +254,10 @@ export async function restemLegacyDocs({ limit = 2000 }: { limit?: number } = {}
     }
     await indexMessages({ docs: rows.map(({ message: m }) => ({ ...m, userId: m.session.userId })) }, { tx });
     return rows.length;
-  });
+  }, RESTEM_TRANSACTION);
 }
+/** Setup runs it before the server starts; a batch of long messages on a slow disk may outlast the 5 s default. */
+const RESTEM_TRANSACTION = { timeout: 60_000 };
 
 /** The conversation lexeme of a tsvector: '@' never occurs in a term, so no query word can match it. */
 export function pgConversationLexeme(sessionId: string): string {
