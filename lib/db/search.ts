@@ -182,21 +182,12 @@ export async function indexUnindexedMessages(
       searchDoc: { is: null },
       ...(afterId === undefined ? {} : { id: { gt: afterId } }),
     },
-    select: {
-      id: true,
-      sessionId: true,
-      role: true,
-      text: true,
-      createdAt: true,
-      session: { select: { userId: true } },
-    },
+    select: INDEXED_MESSAGE,
     orderBy: { id: "asc" },
     take: limit,
   });
   if (rows.length === 0) return { count: 0, lastId: afterId };
-  await inTx({ tx }, (t) =>
-    indexMessages({ docs: rows.map((r) => ({ ...r, userId: r.session.userId })) }, { tx: t }),
-  );
+  await inTx({ tx }, (t) => indexMessages({ docs: rows.map(searchDocOf) }, { tx: t }));
   return { count: rows.length, lastId: rows.at(-1)?.id };
 }
 
@@ -209,14 +200,10 @@ export async function indexUnindexedMessages(
 export async function legacyStemsLeft({ tx }: TxOption = {}): Promise<boolean> {
   if (stemsComplete) return false;
   const client = tx ?? db;
-  const state = await client.searchIndexState.findUnique({ where: { id: 1 }, select: { legacyMaxId: true } });
+  const marker = await legacyMaxId(client);
   const left =
-    !!state &&
-    state.legacyMaxId > 0 &&
-    (await client.searchDoc.findFirst({
-      where: { id: { lte: state.legacyMaxId } },
-      select: { id: true },
-    })) !== null;
+    marker > 0 &&
+    (await client.searchDoc.findFirst({ where: { id: { lte: marker } }, select: { id: true } })) !== null;
   if (!left) stemsComplete = true;
   return left;
 }
@@ -229,35 +216,58 @@ let stemsComplete = false;
  */
 export async function restemLegacyDocs({ limit = 2000 }: { limit?: number } = {}): Promise<number> {
   return withTransaction(async (tx) => {
-    const state = await tx.searchIndexState.findUnique({ where: { id: 1 }, select: { legacyMaxId: true } });
-    if (!state || state.legacyMaxId === 0) return 0;
+    const marker = await legacyMaxId(tx);
+    if (marker === 0) return 0;
     const rows = await tx.searchDoc.findMany({
-      where: { id: { lte: state.legacyMaxId } },
+      where: { id: { lte: marker } },
       orderBy: { id: "asc" },
       take: limit,
-      select: {
-        message: {
-          select: {
-            id: true,
-            sessionId: true,
-            role: true,
-            text: true,
-            createdAt: true,
-            session: { select: { userId: true } },
-          },
-        },
-      },
+      select: { message: { select: INDEXED_MESSAGE } },
     });
     if (rows.length === 0) {
       await tx.searchIndexState.update({ where: { id: 1 }, data: { legacyMaxId: 0 } });
       return 0;
     }
-    await indexMessages({ docs: rows.map(({ message: m }) => ({ ...m, userId: m.session.userId })) }, { tx });
+    await indexMessages({ docs: rows.map((r) => searchDocOf(r.message)) }, { tx });
     return rows.length;
   }, RESTEM_TRANSACTION);
 }
 /** Setup runs it before the server starts; a batch of long messages on a slow disk may outlast the 5 s default. */
 const RESTEM_TRANSACTION = { timeout: 60_000 };
+
+/** The last document id that may lack stems (0: none; no row counts as none). */
+async function legacyMaxId(client: Tx): Promise<number> {
+  const state = await client.searchIndexState.findUnique({ where: { id: 1 }, select: { legacyMaxId: true } });
+  return state?.legacyMaxId ?? 0;
+}
+
+/** What indexing a stored message reads of it: its own columns and its conversation's owner. */
+const INDEXED_MESSAGE = {
+  id: true,
+  sessionId: true,
+  role: true,
+  text: true,
+  createdAt: true,
+  session: { select: { userId: true } },
+} as const;
+
+function searchDocOf(m: {
+  id: string;
+  sessionId: string;
+  role: SearchDocInput["role"];
+  text: string;
+  createdAt: Date;
+  session: { userId: string };
+}): SearchDocInput {
+  return {
+    id: m.id,
+    sessionId: m.sessionId,
+    role: m.role,
+    text: m.text,
+    createdAt: m.createdAt,
+    userId: m.session.userId,
+  };
+}
 
 /** The conversation lexeme of a tsvector: '@' never occurs in a term, so no query word can match it. */
 export function pgConversationLexeme(sessionId: string): string {

@@ -105,16 +105,10 @@ function formsOf(t: QuestionTerm, stemsOnly: boolean): { fts: string[]; pg: stri
   const key = `${stemAlone ? "=" : ""}${t.prefix ? "*" : ""}${t.term} ${t.stem ?? ""}`;
   let forms = formsCache.get(key);
   if (!forms) {
-    const word = stemAlone ? [] : [t.term];
+    const stem = t.stem ? [t.stem] : [];
     forms = {
-      fts: [
-        ...word.map((w) => `${ftsString(w)}${t.prefix ? "*" : ""}`),
-        ...(t.stem ? [ftsString(t.stem)] : []),
-      ],
-      pg: [
-        ...word.map((w) => `${pgLexeme(w)}${t.prefix ? ":*" : ""}`),
-        ...(t.stem ? [pgLexeme(t.stem)] : []),
-      ],
+      fts: [...(stemAlone ? [] : [`${ftsString(t.term)}${t.prefix ? "*" : ""}`]), ...stem.map(ftsString)],
+      pg: [...(stemAlone ? [] : [`${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`]), ...stem.map(pgLexeme)],
     };
     if (formsCache.size >= 4096) formsCache.clear();
     formsCache.set(key, forms);
