@@ -26,6 +26,11 @@ export interface TurnRun extends AsyncIterable<TurnEvent> {
   readonly draft: AnswerDraft;
   /** Set once the events are exhausted. */
   readonly outcome: RunOutcome | undefined;
+  /**
+   * The answer's first text was yielded in this turn of the event loop, so no transport has written it yet: all of
+   * it arrived in one read. A commit run now would hold it back (see `turnEvents`).
+   */
+  readonly textUnwritten: boolean;
 }
 
 /**
@@ -38,6 +43,7 @@ export interface TurnRun extends AsyncIterable<TurnEvent> {
 export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
   let text = "";
   let outcome: RunOutcome | undefined;
+  let firstText: "none" | "yielded" | "written" = "none";
   async function* events(): AsyncGenerator<TurnEvent> {
     yield metaOf(plan);
     const maxSteps = env.TOOL_MAX_STEPS;
@@ -65,6 +71,13 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
       });
       let next = await stream.next();
       for (; !next.done; next = await stream.next()) {
+        if (firstText === "none") {
+          firstText = "yielded";
+          // Transports write on the next turn of the event loop (lib/chat/event-stream.ts): by then it is out.
+          setImmediate(() => {
+            firstText = "written";
+          });
+        }
         text += next.value;
         yield { type: "delta", text: next.value };
       }
@@ -144,6 +157,9 @@ export function runTurn(plan: TurnPlan, signal: AbortSignal): TurnRun {
     },
     get outcome() {
       return outcome;
+    },
+    get textUnwritten() {
+      return firstText === "yielded";
     },
     [Symbol.asyncIterator]: events,
   };

@@ -40,6 +40,22 @@ describe("turn pipeline", () => {
     expect(context.policy).toBe(`window:${env.MEMORY_MAX_MESSAGES}`);
   });
 
+  it("writes the reply's text before the commit: a reply read in one go does not wait for the commit's statements", async () => {
+    const { userId, sessionId } = await createUserWithSession(db);
+    const stream = await startTurn({ sessionId, userId, input: { content: "Hello, how are you?" } });
+    // The offline model sends its whole reply at once: one read of its stream, then the commit.
+    const events: string[][] = [];
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      events.push([...decoder.decode(r.value).matchAll(/^event: (\w+)$/gm)].map((m) => m[1] ?? ""));
+    }
+    const delta = events.findIndex((e) => e.includes("delta"));
+    const done = events.findIndex((e) => e.includes("done"));
+    expect(delta).toBeGreaterThan(-1);
+    expect(done).toBeGreaterThan(delta);
+  });
+
   it("keeps exactly one snapshot row holding at most the window, with gap-free seqs, after many turns", async () => {
     const { userId, sessionId } = await createUserWithSession(db);
     const turns = env.MEMORY_MAX_MESSAGES / 2 + 3;

@@ -59,6 +59,10 @@ async function* turnEvents(plan: TurnPlan, signal: AbortSignal | undefined): Asy
     const outcome = run.outcome;
     if (!outcome) throw new Error("The turn's events ended without an outcome.");
     if (outcome.leaseLost) stop.abort(leaseLost());
+    // A reply that arrived in one read would otherwise be followed by the commit in the same run of microtasks, and
+    // its text would reach the client only after the commit's statements. Only then: the yield splits the text and
+    // `done` into two writes.
+    if (run.textUnwritten) await new Promise((resolve) => setImmediate(resolve));
     yield await commitTurn(plan, outcome);
   } finally {
     heartbeat.stop();
