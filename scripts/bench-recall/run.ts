@@ -19,7 +19,7 @@ import { secondPerson, thirdPerson } from "./person";
 import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } from "./rows";
 
 // npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file] [--misses file]
-//                       [--speaker user|assistant] [--person third]
+//                       [--speaker user|assistant] [--person third] [--seed N] [--messages N]
 //
 // How much of what answers a question reaches the model's context. Generated conversations (./generate.ts) are
 // imported through POST /api/import, each question is asked through the real turn API as a new branch after the
@@ -32,6 +32,8 @@ import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } fro
 // between two people is imported with one of them as the assistant, and the questions ask "you" instead of "I".
 // --person third asks about the speaker by a name instead ("Where did Sam work…", as a benchmark of two people's
 // conversations asks): lexically the same question without a pronoun, the grammar only roughly right.
+// --seed and --messages generate other conversations (another seed; another length per conversation), to see
+// whether a change holds beyond the default data.
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -55,11 +57,25 @@ function swapRoles(conv: GeneratedConversation): GeneratedConversation {
 }
 
 async function main() {
-  const options = quick ? QUICK_OPTIONS : FULL_OPTIONS;
+  const options = { ...(quick ? QUICK_OPTIONS : FULL_OPTIONS) };
+  for (const name of ["seed", "messages"] as const) {
+    const value = option(name);
+    if (value === undefined) continue;
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < (name === "messages" ? 1 : 0))
+      throw new BenchError(`--${name} must be a whole number${name === "messages" ? " above 0" : ""}`);
+    options[name] = n;
+  }
   if (speaker !== "user" && speaker !== "assistant")
     throw new BenchError("--speaker must be user or assistant");
   if (person !== undefined && person !== "third") throw new BenchError("--person must be third");
-  const generated = speaker === "assistant" ? generate(options).map(swapRoles) : generate(options);
+  let data: GeneratedConversation[];
+  try {
+    data = generate(options);
+  } catch (e) {
+    throw new BenchError(`cannot generate ${options.messages} messages a conversation: ${(e as Error).message}`);
+  }
+  const generated = speaker === "assistant" ? data.map(swapRoles) : data;
   const convs = generated.map((c) => ({
     ...c,
     questions: c.questions.map((q) => ({
