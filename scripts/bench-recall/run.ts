@@ -73,7 +73,9 @@ async function main() {
   try {
     data = generate(options);
   } catch (e) {
-    throw new BenchError(`cannot generate ${options.messages} messages a conversation: ${(e as Error).message}`);
+    throw new BenchError(
+      `cannot generate ${options.messages} messages a conversation: ${(e as Error).message}`,
+    );
   }
   const generated = speaker === "assistant" ? data.map(swapRoles) : data;
   const convs = generated.map((c) => ({
