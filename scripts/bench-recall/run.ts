@@ -40,6 +40,14 @@ const option = (name: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 };
+/** A whole-number option of at least `min` (undefined: not given). */
+function wholeOption(name: string, min: number): number | undefined {
+  const value = option(name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min) throw new BenchError(`--${name} must be a whole number ≥ ${min}`);
+  return n;
+}
 const quick = args.includes("--quick");
 const dbKind = option("db") ?? "sqlite";
 const only = option("only")?.split(",");
@@ -57,15 +65,12 @@ function swapRoles(conv: GeneratedConversation): GeneratedConversation {
 }
 
 async function main() {
-  const options = { ...(quick ? QUICK_OPTIONS : FULL_OPTIONS) };
-  for (const name of ["seed", "messages"] as const) {
-    const value = option(name);
-    if (value === undefined) continue;
-    const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < (name === "messages" ? 1 : 0))
-      throw new BenchError(`--${name} must be a whole number${name === "messages" ? " above 0" : ""}`);
-    options[name] = n;
-  }
+  const defaults = quick ? QUICK_OPTIONS : FULL_OPTIONS;
+  const options = {
+    ...defaults,
+    seed: wholeOption("seed", 0) ?? defaults.seed,
+    messages: wholeOption("messages", 1) ?? defaults.messages,
+  };
   if (speaker !== "user" && speaker !== "assistant")
     throw new BenchError("--speaker must be user or assistant");
   if (person !== undefined && person !== "third") throw new BenchError("--person must be third");
@@ -73,9 +78,7 @@ async function main() {
   try {
     data = generate(options);
   } catch (e) {
-    throw new BenchError(
-      `cannot generate ${options.messages} messages a conversation: ${(e as Error).message}`,
-    );
+    throw new BenchError(`cannot generate the conversations: ${(e as Error).message}`);
   }
   const generated = speaker === "assistant" ? data.map(swapRoles) : data;
   const convs = generated.map((c) => ({

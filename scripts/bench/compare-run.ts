@@ -258,8 +258,9 @@ async function compareW6(p: Pair, owners: Client[]): Promise<void> {
     );
     const w6: W6Result[] = [];
     // Each build is warmed right before its own block: warming both first ran the first block while the other
-    // server (and its database) still settled its 200 warm-up turns, and cost the first block ~2x in stream
-    // overhead p99 and ~1.2x in start overhead p50 with the same code on both sides (PostgreSQL).
+    // server (and its database) still settled its 200 warm-up turns — with the same code on both sides
+    // (PostgreSQL) start overhead p50 1.23x and event-loop max 1.88x, now 1.02x and 0.98x. Stream overhead p99
+    // still reads ~2x there for the first block (decision 006): not yet explained.
     for (const s of [0, 1]) {
       await warmW6(
         (owners[s] as Client).withBase((streaming[s] as RunningServer).url),
