@@ -175,6 +175,17 @@ describe("message tree", () => {
       : Prisma.sql`WITH RECURSIVE n(seq) AS (SELECT 1 UNION ALL SELECT seq + 1 FROM n WHERE seq < ${total}) SELECT seq FROM n`;
     const role = (r: string) => (pg ? Prisma.sql`CAST(${r} AS "MessageRole")` : Prisma.sql`${r}`);
     const idOf = (seq: Prisma.Sql) => Prisma.sql`${sessionId} || '-' || ${seq}`;
+    if (pg) {
+      // PostgreSQL's statistics are taken before this conversation grows, as they are for any conversation that
+      // grew since autovacuum's last ANALYZE: they know other conversations, and the planner believes this one
+      // holds a row or two.
+      const other = await createUserWithSession(db);
+      await db.$executeRaw`
+        INSERT INTO "ChatMessage" ("id", "sessionId", "seq", "role", "text")
+        SELECT ${other.sessionId} || '-' || n, ${other.sessionId}, n, CAST('user' AS "MessageRole"), 'other'
+        FROM generate_series(1, 200) AS n`;
+      await db.$executeRaw`ANALYZE "ChatMessage"`;
+    }
     await db.$executeRaw`
       INSERT INTO "ChatMessage" ("id", "sessionId", "seq", "parentId", "role", "text")
       SELECT ${idOf(Prisma.sql`n.seq`)}, ${sessionId}, n.seq,

@@ -204,7 +204,8 @@ async function treeOfPage(
 
 /**
  * The path from `start` up its parents while they are no older than `minSeq`, plus the first one that is: one
- * recursive statement, each step a primary-key lookup. Seqs fall strictly along a path (a child is always newer
+ * recursive statement, each step a primary-key lookup (the session and seq are written so that no other index can
+ * answer it; see lib/db/tree.ts). Seqs fall strictly along a path (a child is always newer
  * than its parent), so the walk ends even on damaged links.
  */
 async function activePathFrom(
@@ -214,10 +215,10 @@ async function activePathFrom(
   const rows = await client.$queryRaw<{ id: string; seq: number | bigint }[]>`
     WITH RECURSIVE path ("id", "parentId", "seq") AS (
       SELECT m."id", m."parentId", m."seq" FROM "ChatMessage" m
-      WHERE m."sessionId" = ${sessionId} AND m."id" = ${start}
+      WHERE m."sessionId" || '' = ${sessionId} AND m."id" = ${start}
       UNION ALL
       SELECT m."id", m."parentId", m."seq" FROM "ChatMessage" m JOIN path p ON m."id" = p."parentId"
-      WHERE p."seq" >= ${minSeq} AND m."sessionId" = ${sessionId} AND m."seq" < p."seq"
+      WHERE p."seq" >= ${minSeq} AND m."sessionId" || '' = ${sessionId} AND +m."seq" < p."seq"
     )
     SELECT "id", "seq" FROM path`;
   return rows.map((r) => ({ id: r.id, seq: Number(r.seq) }));

@@ -666,8 +666,8 @@ async function projectIndexScope(
 
 /**
  * A branched conversation's visible path above `afterSeq`: parent links walked up from its leaf (the current
- * question, or the active leaf), one primary-key lookup per step, at most MAX_WALK steps. `+m."seq"` keeps SQLite
- * on the parent's key (see lib/db/tree.ts); a falling seq ends the walk on looping links.
+ * question, or the active leaf), one primary-key lookup per step, at most MAX_WALK steps. The session and seq are
+ * written so that no other index can answer a step (see lib/db/tree.ts); a falling seq ends the walk on looping links.
  */
 async function walkPath(client: Client, sc: Scope, afterSeq: number): Promise<void> {
   const leaf =
@@ -682,17 +682,17 @@ async function walkPath(client: Client, sc: Scope, afterSeq: number): Promise<vo
   const rows = await client.$queryRawUnsafe<{ seq: number | bigint }[]>(
     databaseKind(env.DATABASE_URL) === "sqlite"
       ? `WITH RECURSIVE path ("parentId", "seq", "depth") AS (
-           SELECT "parentId", "seq", 1 FROM "ChatMessage" WHERE "id" = ? AND "sessionId" = ? AND "seq" > ?
+           SELECT "parentId", "seq", 1 FROM "ChatMessage" WHERE "id" = ? AND "sessionId" || '' = ? AND +"seq" > ?
            UNION ALL
            SELECT m."parentId", m."seq", path."depth" + 1 FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-           WHERE m."sessionId" = ? AND +m."seq" > ? AND +m."seq" < path."seq" AND path."depth" < ?
+           WHERE m."sessionId" || '' = ? AND +m."seq" > ? AND +m."seq" < path."seq" AND path."depth" < ?
          )
          SELECT "seq" FROM path`
       : `WITH RECURSIVE path ("parentId", "seq", "depth") AS (
-           SELECT "parentId", "seq", 1 FROM "ChatMessage" WHERE "id" = $1 AND "sessionId" = $2 AND "seq" > $3
+           SELECT "parentId", "seq", 1 FROM "ChatMessage" WHERE "id" = $1 AND "sessionId" || '' = $2 AND +"seq" > $3
            UNION ALL
            SELECT m."parentId", m."seq", path."depth" + 1 FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-           WHERE m."sessionId" = $4 AND m."seq" > $5 AND m."seq" < path."seq" AND path."depth" < $6
+           WHERE m."sessionId" || '' = $4 AND +m."seq" > $5 AND +m."seq" < path."seq" AND path."depth" < $6
          )
          SELECT "seq" FROM path`,
     leaf.id,

@@ -26,8 +26,10 @@ interface Walk {
 /**
  * The one path walk: the message `fromId` and up to `take - 1` ancestors, stopping before any message with seq <=
  * `afterSeq`, each step a primary-key lookup; `columns` are the ChatMessage columns returned, newest first.
- * `+m."seq"` keeps SQLite from answering a step with a range of the session's (sessionId, seq) index — a scan of
- * the whole conversation per step — instead of the parent's key; PostgreSQL reads it as the same comparison.
+ * `+"seq"` and `"sessionId" || ''` keep the planner from answering a step with the session's (sessionId, seq) index —
+ * a scan of the whole conversation per step — instead of the parent's key: SQLite would for the seq range, and
+ * PostgreSQL does for the session alone when its statistics predate the conversation's growth (they think it
+ * holds a row or two). Both read them as the same comparisons.
  * A parent is always older than its child, so requiring a falling seq ends the walk on looping (damaged) links.
  */
 function walkPath<Row>(
@@ -39,11 +41,11 @@ function walkPath<Row>(
   return client.$queryRaw<Row[]>`
     WITH RECURSIVE path ("parentId", ${list("")}, "depth") AS (
       SELECT "parentId", ${list("")}, 1 FROM "ChatMessage"
-      WHERE "id" = ${fromId} AND "sessionId" = ${sessionId} AND "seq" > ${afterSeq}
+      WHERE "id" = ${fromId} AND "sessionId" || '' = ${sessionId} AND +"seq" > ${afterSeq}
       UNION ALL
       SELECT m."parentId", ${list("m.")}, path."depth" + 1
       FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-      WHERE m."sessionId" = ${sessionId} AND +m."seq" > ${afterSeq} AND +m."seq" < path."seq" AND path."depth" < ${take}
+      WHERE m."sessionId" || '' = ${sessionId} AND +m."seq" > ${afterSeq} AND +m."seq" < path."seq" AND path."depth" < ${take}
     )
     SELECT "parentId", ${list("")} FROM path ORDER BY "seq" DESC`;
 }
