@@ -47,7 +47,9 @@ interface W8Result {
 
 /** The sessions' seeded messages into the search index (the seed writes rows only), by seq pages. */
 async function indexHistory(url: string, sessions: SeedSession[]): Promise<number> {
-  // Imported here, not at the top: lib/env reads DATABASE_URL when first loaded, which the runner sets later.
+  // Imported here, not at the top: lib/env reads DATABASE_URL when first loaded, which the runner's in-process
+  // phase sets later to this run's database; with --only that phase may not run, so it is set here as well.
+  process.env.DATABASE_URL = url;
   const { createPrismaClient } = await import("@/lib/db/client");
   const { indexMessages } = await import("@/lib/db/search");
   const client = createPrismaClient(url);
