@@ -108,6 +108,25 @@ describe("statement shapes", () => {
     expect(turn).toMatchObject({ statements: 5, rowsRead: 1, rowsWritten: 2, transactions: 1 });
     expect(signature(turn)).toContain("SELECT MemorySnapshot 1");
   });
+
+  it("a signature ignores the order of reads sent at once outside a transaction, never the order inside one", () => {
+    const turn = (...sqls: [string, number][]) => shapeOf(sqls.map(([sql, rows]) => stmt(sql, rows)));
+    const user = ['SELECT "id" FROM "User" WHERE "id" = $1', 1] as [string, number];
+    const chat = ['SELECT "id" FROM "ChatSession" WHERE "id" = $1', 1] as [string, number];
+    const update = ['UPDATE "ChatSession" SET "x" = $1', 1] as [string, number];
+    const insert = ['INSERT INTO "ChatMessage" ("id") VALUES ($1)', 1] as [string, number];
+    const tx = (a: [string, number], b: [string, number]) =>
+      [["BEGIN", 0], a, b, ["COMMIT", 0]] as [string, number][];
+    expect(signature(turn(user, chat, ...tx(update, insert)))).toBe(
+      signature(turn(chat, user, ...tx(update, insert))),
+    );
+    expect(signature(turn(user, chat, ...tx(update, insert)))).not.toBe(
+      signature(turn(user, chat, ...tx(insert, update))),
+    );
+    expect(signature(turn(user, ...tx(update, insert)))).not.toBe(
+      signature(turn(...tx(update, insert), user)),
+    );
+  });
 });
 
 describe("workloads added with the heartbeat and cluster work", () => {

@@ -82,7 +82,28 @@ export function shapeOf(statements: Statement[]): TurnShape {
   };
 }
 
-export const signature = (t: TurnShape) => t.shape.map((s) => `${s.verb} ${s.table} ${s.rows}`).join(" | ");
+/**
+ * A turn's statements with their row counts, in order — except that the reads outside a transaction, which a turn
+ * sends at once (`Promise.all`), are sorted: on PostgreSQL they run on several pooled connections and finish in
+ * any order.
+ */
+export function signature(t: TurnShape): string {
+  const out: string[] = [];
+  let loose: string[] = [];
+  let inTx = false;
+  for (const s of t.shape) {
+    const one = `${s.verb} ${s.table} ${s.rows}`;
+    if (s.verb === "BEGIN") {
+      out.push(...loose.sort());
+      loose = [];
+      inTx = true;
+    }
+    if (inTx) out.push(one);
+    else loose.push(one);
+    if (s.verb === "COMMIT" || s.verb === "ROLLBACK") inTx = false;
+  }
+  return [...out, ...loose.sort()].join(" | ");
+}
 
 export interface CountRow {
   h: number;
