@@ -27,6 +27,9 @@ const schema = z.object({
     .string()
     .default("file:./data/recall.db")
     .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), "must start with file: or postgresql://"),
+  // PostgreSQL: statements prepared once per connection (off behind a pooler that cannot keep them, such as
+  // PgBouncer before 1.21 in transaction mode).
+  DATABASE_PREPARED_STATEMENTS: boolean.default(true),
   AUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   AUTH_SECRET_FILE: z.string().default(".auth-secret"),
   // Read by next-auth itself; validated here so a typo fails at start.

@@ -195,8 +195,34 @@ export const POSTGRES_SESSION_LIMITS = {
   idle_in_transaction_session_timeout: 15_000,
 } as const;
 
+/** Distinct statement texts one client names at most (PostgreSQL keeps each named statement per connection). */
+const NAMED_STATEMENTS = 1000;
+
+/**
+ * PostgreSQL: a name for each distinct statement text (DATABASE_PREPARED_STATEMENTS), so that each pooled
+ * connection parses a text once and may keep its plan, instead of parsing and planning every statement the turn
+ * sends (docs/decisions/041-hot-path-statements.md). Names are bounded: texts beyond the first NAMED_STATEMENTS
+ * go unnamed, as every statement did before, so a server never accumulates one per IN-list length.
+ */
+export function statementNames(limit = NAMED_STATEMENTS): (query: { sql: string }) => string {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      // pg sends an unnamed statement for an empty name, as for none.
+      if (names.size >= limit) return "";
+      name = `recall_${names.size.toString(36)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
 /** A new client for `url`. The caller owns it ($disconnect when done). Connects on first use. */
-export function createPrismaClient(url: string): Db {
+export function createPrismaClient(
+  url: string,
+  { preparedStatements = env.DATABASE_PREPARED_STATEMENTS }: { preparedStatements?: boolean } = {},
+): Db {
   if (databaseKind(url) === "sqlite") {
     const adapter = new SqliteAdapterWithPragmas({ url: sqlitePath(url) });
     const client = new SqlitePrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
@@ -204,7 +230,10 @@ export function createPrismaClient(url: string): Db {
     return client;
   }
   const client = new PostgresPrismaClient({
-    adapter: new PrismaPg({ connectionString: url, ...POSTGRES_SESSION_LIMITS }),
+    adapter: new PrismaPg(
+      { connectionString: url, ...POSTGRES_SESSION_LIMITS },
+      preparedStatements ? { statementNameGenerator: statementNames() } : {},
+    ),
     transactionOptions: TRANSACTION_OPTIONS,
   });
   return client as unknown as Db;
@@ -212,13 +241,14 @@ export function createPrismaClient(url: string): Db {
 
 // One client per process for the app. In development Next.js re-evaluates modules on every change; keep the
 // client on globalThis so each reload does not open another connection pool.
-const cache = globalThis as unknown as { __recallDb?: { url: string; client: Db } };
+const cache = globalThis as unknown as { __recallDb?: { key: string; client: Db } };
 
 function appClient(): Db {
   const url = env.DATABASE_URL;
-  if (cache.__recallDb?.url === url) return cache.__recallDb.client;
+  const key = `${url} ${env.DATABASE_PREPARED_STATEMENTS}`;
+  if (cache.__recallDb?.key === key) return cache.__recallDb.client;
   const client = createPrismaClient(url);
-  if (env.NODE_ENV !== "production") cache.__recallDb = { url, client };
+  if (env.NODE_ENV !== "production") cache.__recallDb = { key, client };
   return client;
 }
 
