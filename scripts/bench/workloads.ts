@@ -48,6 +48,7 @@ export interface StatementShape {
   verb: string;
   table: string;
   rows: number;
+  inTransaction: boolean;
 }
 
 export interface TurnShape {
@@ -68,7 +69,7 @@ export function shapeOf(statements: Statement[]): TurnShape {
     const table =
       /\b(?:FROM|INTO|UPDATE)\s+(?:[`"]?\w+[`"]?\.)?[`"]?(\w+)[`"]?/i.exec(s.sql)?.[1] ??
       (verb === "BEGIN" || verb === "COMMIT" || verb === "ROLLBACK" ? "" : "?");
-    return { verb, table, rows: s.rows };
+    return { verb, table, rows: s.rows, inTransaction: s.inTransaction };
   });
   const sum = (pred: (v: string) => boolean) =>
     shape.filter((s) => pred(s.verb)).reduce((acc, s) => acc + s.rows, 0);
@@ -83,26 +84,16 @@ export function shapeOf(statements: Statement[]): TurnShape {
 }
 
 /**
- * A turn's statements with their row counts, in order — except that the reads outside a transaction, which a turn
- * sends at once (`Promise.all`), are sorted: on PostgreSQL they run on several pooled connections and finish in
- * any order.
+ * A turn's statements with their row counts: those of its transactions in order, then the others sorted. A turn
+ * sends its reads outside a transaction at once (`Promise.all`); on PostgreSQL they run on several pooled
+ * connections and finish in any order, even after the next transaction's BEGIN. (On SQLite the hot path's
+ * statements reach the connection directly and are all counted as outside one: there, only which statements with
+ * which row counts is compared, not their order.)
  */
 export function signature(t: TurnShape): string {
-  const out: string[] = [];
-  let loose: string[] = [];
-  let inTx = false;
-  for (const s of t.shape) {
-    const one = `${s.verb} ${s.table} ${s.rows}`;
-    if (s.verb === "BEGIN") {
-      out.push(...loose.sort());
-      loose = [];
-      inTx = true;
-    }
-    if (inTx) out.push(one);
-    else loose.push(one);
-    if (s.verb === "COMMIT" || s.verb === "ROLLBACK") inTx = false;
-  }
-  return [...out, ...loose.sort()].join(" | ");
+  const one = (s: StatementShape) => `${s.verb} ${s.table} ${s.rows}`;
+  const loose = t.shape.filter((s) => !s.inTransaction).map(one);
+  return [...t.shape.filter((s) => s.inTransaction).map(one), ...loose.sort()].join(" | ");
 }
 
 export interface CountRow {
