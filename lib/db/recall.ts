@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import {
   fuse,
   type LexicalCandidate,
+  poolOf,
   type QuestionShape,
   rankCandidates,
   type Slot,
@@ -60,8 +61,6 @@ export interface RecallArgs {
   embedding?: QuestionVector | null;
 }
 
-/** Index matches ranked by the engine, before the checks below; what they drop is not replaced. */
-const POOL = 200;
 /** At most this many path steps are walked in a branched conversation; older candidates there are left out. */
 const MAX_WALK = 4000;
 /** How far along the path a hit's partner (its question, or its answer after tool steps) is looked for. */
@@ -481,7 +480,7 @@ async function sqliteSlotPool(
   }
   // A slot's rarity is exact when it did not fill up; otherwise it is taken as half the conversation.
   const n = Math.max(leafSeq, 4 * take);
-  return scorePool(
+  return poolOf(
     slots,
     bySlot.map((ids) => ({ ids, df: ids.size >= take ? n / 2 : ids.size })),
     n,
@@ -545,7 +544,7 @@ async function pgSlotPool(
     if (Number(r.src) === 2) slot.index = r.ids.length;
   }
   const n = Math.max(leafSeq, seen);
-  return scorePool(
+  return poolOf(
     slots,
     found.map(({ ids, newest, index }) => {
       const density = seen > 0 ? newest / seen : 0;
@@ -555,28 +554,6 @@ async function pgSlotPool(
     }),
     n,
   );
-}
-
-/**
- * The POOL best documents of the slots' matches. A slot's weight is its rarity (`df` of `n` documents); a document
- * scores the weights of the slots it holds.
- */
-function scorePool(
-  slots: readonly Slot[],
-  bySlot: { ids: Set<number>; df: number }[],
-  n: number,
-): Map<number, number> {
-  const scores = new Map<number, number>();
-  for (const [k, { ids, df }] of bySlot.entries()) {
-    const weight = (slots[k]?.weight ?? 1) * Math.log(1 + (n + 1) / (df + 0.5));
-    for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + weight);
-  }
-  // Half the pool breaks ties towards the newest, half towards the oldest: a fact stated early and restated later
-  // ties with its restatement and with every distractor in the same words.
-  const all = [...scores];
-  const newest = [...all].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, POOL / 2);
-  const oldest = all.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, POOL / 2);
-  return new Map([...newest, ...oldest]);
 }
 
 /** How many messages after a clear-memory boundary are looked at for the first document after it. */

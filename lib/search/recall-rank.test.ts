@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuse, personOf, rankCandidates, shapeQuestion } from "./recall-rank";
+import { fuse, personOf, poolOf, rankCandidates, shapeQuestion } from "./recall-rank";
 
 describe("shapeQuestion slots", () => {
   it("searches each content term as its own bounded lookup, its expansions apart at a lower weight", () => {
@@ -43,7 +43,8 @@ describe("shapeQuestion slots", () => {
     const forms = (s: typeof both) => s.slots.map((x) => x.fts.split(" OR "));
     expect(forms(both).some((f) => f.includes('"drinking"') && f.includes('"drink"'))).toBe(true);
     expect(forms(stems).flat()).not.toContain('"drinking"');
-    expect(forms(stems).some((f) => f.length === 1 && f[0] === '"drink"')).toBe(true);
+    // The stem, then the verb's forms the stem does not find (lib/search/irregular.ts).
+    expect(forms(stems)).toContainEqual(['"drink"', '"drank"', '"drunk"']);
     // A word without a stem of its own ("start") keeps its one form; the expansion slots lose their words' word forms.
     expect(forms(stems).some((f) => f.length === 1 && f[0] === '"start"')).toBe(true);
     expect(forms(stems).flat().length).toBeLessThan(forms(both).flat().length);
@@ -57,6 +58,33 @@ describe("shapeQuestion slots", () => {
     expect(stems.expansions).toEqual(both.expansions);
     // A prefix (a lone CJK character) keeps its form.
     expect(shapeQuestion("猫", { stemsOnly: true }).slots[0]?.fts).toContain("*");
+  });
+
+  it("looks a verb up by its irregular forms too, and counts them as the verb itself", () => {
+    const shape = shapeQuestion("When did Caroline go to the support group?", { stemsOnly: true });
+    expect(shape.slots.map((x) => x.fts)).toContain('"go" OR "went" OR "gone" OR "goes" OR "going"');
+    expect(shapeQuestion("Who is Sam buying for?").slots[1]?.pg).toBe("'buying' | 'bui' | 'buy' | 'bought'");
+    const at = new Date("2026-11-01T08:00:00Z");
+    const candidate = (messageId: string, text: string) => ({
+      messageId,
+      sessionId: "s",
+      seq: 1,
+      role: "user",
+      createdAt: at,
+      text,
+      engine: 0,
+    });
+    // Both hold "support group"; only "went" holds "go", and with it every term of the question.
+    const ranked = rankCandidates(
+      shapeQuestion("When did I go to the support group?"),
+      [
+        candidate("other", "A support group meets on Fridays."),
+        candidate("went", "I went to a support group."),
+      ],
+      new Map(),
+    );
+    expect(ranked.map((c) => c.messageId)).toEqual(["went", "other"]);
+    expect((ranked[0]?.score ?? 0) - (ranked[1]?.score ?? 0)).toBeGreaterThan(0.5);
   });
 
   it("cuts a Chinese question as the index does: its bigrams are the lookups", () => {
@@ -140,6 +168,68 @@ describe("whom a question is about", () => {
     expect(third[0]?.score).toBe(third[1]?.score);
   });
 
+  it("finds which speaker a name is by how the other addresses them, and prefers that speaker's messages", () => {
+    const said = candidate("said", "user", "I joined a support group yesterday, it was powerful.");
+    const asked = candidate("asked", "assistant", "So did Caroline join the support group after all?");
+    const talk = [
+      candidate("hey", "assistant", "Hey Caroline! How did the week go?"),
+      candidate("thanks", "assistant", "That sounds lovely, Caroline!"),
+      said,
+      asked,
+      candidate("mel", "user", "Thanks, Mel. See you soon!"),
+    ];
+    const question = "When did Caroline join the support group?";
+    const shape = shapeQuestion(question);
+    expect(shape.names.map((k) => shape.terms[k]?.term)).toEqual(["caroline"]);
+    // Caroline is the user (the assistant addresses her): her own message, without her name, comes first.
+    expect(order(question, talk)[0]).toBe("said");
+    // Never addressed, the name is content: the message holding it with every other word comes first.
+    expect(order(question, [said, asked])[0]).toBe("asked");
+    // The assistant's name, addressed by the user: the assistant's messages are preferred.
+    const both = [
+      candidate("u", "user", "The boiler was fixed by the landlord on Monday."),
+      candidate("a", "assistant", "The boiler was fixed by the landlord on Monday."),
+      candidate("m1", "user", "Hey Mel! Long week."),
+      candidate("m2", "user", "Good to hear, Mel."),
+    ];
+    expect(order("When was Mel's boiler fixed by the landlord?", both)[0]).toBe("a");
+    // Names of both speakers: neither is preferred.
+    const two = [
+      ...both,
+      candidate("s1", "assistant", "Hi Sam, all good."),
+      candidate("s2", "assistant", "Sure, Sam!"),
+    ];
+    const ranked = rankCandidates(
+      shapeQuestion("When did Sam tell Mel the boiler was fixed?"),
+      two,
+      new Map(),
+    );
+    expect(ranked.find((c) => c.messageId === "u")?.score).toBe(
+      ranked.find((c) => c.messageId === "a")?.score,
+    );
+  });
+
+  it("takes a name mentioned, not addressed, or addressed by both speakers alike, as content", () => {
+    const mentioned = [
+      candidate("sister", "user", "My sister Anna starts at the bakery on Monday."),
+      candidate("again", "user", "I had lunch with Anna and her dog."),
+      candidate("other", "assistant", "Bakeries start early on Monday."),
+    ];
+    const shape = shapeQuestion("When does Anna start at the bakery?");
+    // Not resolved: the name keeps its weight, and the message holding it with the rest comes first.
+    expect(order("When does Anna start at the bakery?", mentioned)[0]).toBe("sister");
+    const ranked = rankCandidates(shape, mentioned, new Map());
+    expect(ranked[0]?.score).toBeGreaterThan(1);
+    const mixed = [
+      candidate("a1", "user", "Hey Robin, thanks."),
+      candidate("a2", "assistant", "Hi Robin!"),
+      candidate("u", "user", "The bakery opens at six."),
+      candidate("a", "assistant", "The bakery opens at six."),
+    ];
+    const r = rankCandidates(shapeQuestion("When does Robin's bakery open?"), mixed, new Map());
+    expect(r.find((c) => c.messageId === "u")?.score).toBe(r.find((c) => c.messageId === "a")?.score);
+  });
+
   it("does not let a long message win on the number of words it holds alone", () => {
     const short = candidate("short", "assistant", "Delphine, the landlord, fixed the boiler.");
     const long = candidate(
@@ -151,6 +241,50 @@ describe("whom a question is about", () => {
     );
     // Both hold "landlord" and "boiler"; the long one holds them among many more words.
     expect(order("who fixed the boiler, the landlord?", [long, short])).toEqual(["short", "long"]);
+  });
+});
+
+describe("poolOf", () => {
+  const slot = (name?: true) => ({ fts: "x", pg: "x", weight: 1, ...(name ? { name } : {}) });
+
+  it("scores a document by the rarity of the slots it holds, and keeps the best 100 breaking ties to the newest and 100 to the oldest", () => {
+    const ids = (from: number, to: number) => new Set(Array.from({ length: to - from }, (_, i) => from + i));
+    const pool = poolOf(
+      [slot(), slot()],
+      [
+        { ids: ids(0, 300), df: 300 },
+        { ids: new Set([7, 250]), df: 2 },
+      ],
+      1000,
+    );
+    // The two best lead both halves: 100 + 100 places, 198 documents.
+    expect(pool.size).toBe(198);
+    expect(pool.get(7)).toBeGreaterThan(pool.get(8) ?? 0);
+    expect(pool.has(250)).toBe(true);
+    // Among the ties: the oldest and the newest ids, not the middle ones.
+    expect(pool.has(0) && pool.has(299)).toBe(true);
+    expect(pool.has(150)).toBe(false);
+  });
+
+  it("lets a name add to what a document holds besides, never bring one in alone", () => {
+    const pool = poolOf(
+      [slot(true), slot()],
+      [
+        { ids: new Set([1, 2, 3]), df: 3 },
+        { ids: new Set([3, 4]), df: 2 },
+      ],
+      100,
+    );
+    expect([...pool.keys()].sort()).toEqual([3, 4]);
+    expect(pool.get(3)).toBeGreaterThan(pool.get(4) ?? 0);
+    // A question of names only still finds them.
+    expect(poolOf([slot(true)], [{ ids: new Set([1, 2]), df: 2 }], 100).size).toBe(2);
+  });
+
+  it("marks the slot of a name the question writes", () => {
+    const shape = shapeQuestion("When did Caroline go to the support group?");
+    expect(shape.slots.filter((s) => s.name).map((s) => s.fts)).toEqual(['"caroline" OR "carolin"']);
+    expect(shapeQuestion("when did caroline go?").slots.some((s) => s.name)).toBe(false);
   });
 });
 

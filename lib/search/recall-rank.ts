@@ -1,4 +1,5 @@
 import { type ExpansionGroups, expansionGroups } from "./expansions";
+import { irregularForms } from "./irregular";
 import { isStopTerm, parseQuestion, type QuestionTerm } from "./question";
 import { ftsString, normalizeWord, pgLexeme, stemOf, tokenize } from "./terms";
 
@@ -23,6 +24,11 @@ export interface QuestionShape {
    * assistant), or null (neither, or both: a third person, or "what did you tell me").
    */
   person: "first" | "second" | null;
+  /**
+   * Terms (by index) the question writes as a name (capitalized, Latin): "When did Caroline go…". Whether a name
+   * is one of the speakers is learnt from the candidates (`addressedSpeaker`).
+   */
+  names: number[];
 }
 
 /** One bounded lookup: a content term's forms (or its expansions'). */
@@ -32,6 +38,8 @@ export interface Slot {
   /** The same forms as a tsquery (any of them). */
   pg: string;
   weight: number;
+  /** The slot of a term the question writes as a name (`QuestionShape.names`). */
+  name?: true;
 }
 
 const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|our|ours|ourselves)\b|我/iu;
@@ -79,6 +87,7 @@ export function shapeQuestion(
     .sort((a, b) => a.k - b.k);
   // A term and its expansions are separate lookups: an expansion group's words are common together, and would
   // hide how rare the term itself is.
+  const names = namesOf(text, whole);
   const slots = kept.flatMap(({ t, k }): Slot[] => {
     const own = forms(t);
     const mine = expansions.filter((e) => e.slot === k).map((e) => e.term);
@@ -86,13 +95,29 @@ export function shapeQuestion(
     const ownPg = pgForms(t);
     const othersPg = [...new Set(mine.flatMap(pgForms))].filter((f) => !ownPg.includes(f));
     return [
-      { fts: own.join(" OR "), pg: ownPg.join(" | "), weight: 1 },
+      {
+        fts: own.join(" OR "),
+        pg: ownPg.join(" | "),
+        weight: 1,
+        ...(names.includes(k) ? { name: true as const } : {}),
+      },
       ...(others.length
         ? [{ fts: others.join(" OR "), pg: othersPg.join(" | "), weight: EXPANSION_WEIGHT }]
         : []),
     ];
   });
-  return { terms: whole, expansions, pairs, slots, person: personOf(text) };
+  return { terms: whole, expansions, pairs, slots, person: personOf(text), names };
+}
+
+/** The question's terms (by index) written with a capital letter, "I" aside (`QuestionShape.names`). */
+function namesOf(text: string, terms: QuestionTerm[]): number[] {
+  const names = new Set<number>();
+  for (const t of tokenize(text)) {
+    if (t.cjk || !/^\p{Lu}/u.test(text.slice(t.start, t.end))) continue;
+    const k = terms.findIndex((x) => x.term === t.term);
+    if (k >= 0) names.add(k);
+  }
+  return [...names];
 }
 
 /**
@@ -106,14 +131,37 @@ function formsOf(t: QuestionTerm, stemsOnly: boolean): { fts: string[]; pg: stri
   let forms = formsCache.get(key);
   if (!forms) {
     const stem = t.stem ? [t.stem] : [];
+    const other = verbForms(t);
     forms = {
-      fts: [...(stemAlone ? [] : [`${ftsString(t.term)}${t.prefix ? "*" : ""}`]), ...stem.map(ftsString)],
-      pg: [...(stemAlone ? [] : [`${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`]), ...stem.map(pgLexeme)],
+      fts: [
+        ...(stemAlone ? [] : [`${ftsString(t.term)}${t.prefix ? "*" : ""}`]),
+        ...stem.map(ftsString),
+        ...other.map(ftsString),
+      ],
+      pg: [
+        ...(stemAlone ? [] : [`${pgLexeme(t.term)}${t.prefix ? ":*" : ""}`]),
+        ...stem.map(pgLexeme),
+        ...other.map(pgLexeme),
+      ],
     };
     if (formsCache.size >= 4096) formsCache.clear();
     formsCache.set(key, forms);
   }
   return forms;
+}
+
+/**
+ * A verb's forms the stemmer cannot relate to the term (lib/search/irregular.ts: "went" for "go"), which count as
+ * the term itself: in its lookup and in the ranking.
+ */
+function verbForms(t: QuestionTerm): readonly string[] {
+  if (/[^a-z]/.test(t.term)) return [];
+  const own = irregularForms(t.term);
+  const fromStem = t.stem ? irregularForms(t.stem) : [];
+  if (own.length === 0 && fromStem.length === 0) return own;
+  // A regular form ("drinking" for "drink") is found by the stem already.
+  const stem = t.stem ?? t.term;
+  return [...new Set([...own, ...fromStem])].filter((f) => f !== t.term && (stemOf(f) ?? f) !== stem);
 }
 
 /** At most this many of a question's content terms are searched (each is one bounded index lookup). */
@@ -189,6 +237,40 @@ function characters(terms: QuestionTerm[]): { term: QuestionTerm; slot: number }
     }
   });
   return out.slice(0, MAX_CHARACTERS);
+}
+
+/** How many index documents the slots' lookups keep for ranking (lib/db/recall.ts reads their messages). */
+const POOL = 200;
+
+/**
+ * The POOL best documents of the slots' matches. A slot's weight is its rarity (`df` of `n` documents); a document
+ * scores the weights of the slots it holds.
+ */
+export function poolOf(
+  slots: readonly Slot[],
+  bySlot: { ids: Set<number>; df: number }[],
+  n: number,
+): Map<number, number> {
+  const scores = new Map<number, number>();
+  // A name adds to what a document holds besides, never brings one in alone (unless the question is names only): a
+  // speaker's name is mostly in the other speaker's greetings ("Hey Caroline!"), which would crowd the pool (the
+  // ranking then learns whose name it is, `addressedSpeaker`).
+  const apart = slots.some((slot) => !slot.name);
+  for (const pass of [false, true])
+    for (const [k, { ids, df }] of bySlot.entries()) {
+      if (Boolean(slots[k]?.name && apart) !== pass) continue;
+      const weight = (slots[k]?.weight ?? 1) * Math.log(1 + (n + 1) / (df + 0.5));
+      for (const id of ids) {
+        const held = scores.get(id);
+        if (!pass || held !== undefined) scores.set(id, (held ?? 0) + weight);
+      }
+    }
+  // Half the pool breaks ties towards the newest, half towards the oldest: a fact stated early and restated later
+  // ties with its restatement and with every distractor in the same words.
+  const all = [...scores];
+  const newest = [...all].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, POOL / 2);
+  const oldest = all.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, POOL / 2);
+  return new Map([...newest, ...oldest]);
 }
 
 /** One match of the index, as the database layer read it. */
@@ -324,6 +406,7 @@ function buildLookup(question: QuestionShape) {
   const all = [...question.terms, ...question.expansions.map((e) => e.term)];
   all.forEach((t, k) => {
     add(exact, t.term, k);
+    if (k < question.terms.length) for (const f of verbForms(t)) add(exact, f, k);
     if (t.stem) {
       add(exact, t.stem, k);
       add(stems, t.stem, k);
@@ -360,6 +443,62 @@ function cachedProfile(id: string, text: string, question: QuestionShape) {
   return p;
 }
 
+/** Words that may open a sentence before a name addressed: "Hey Caroline!", "Thanks, Sam". */
+const GREETING =
+  "(?:hey|hi|hello|thanks|thank you|dear|oh|wow|congrats|congratulations|yes|yeah|ok|okay|aww|well|" +
+  "good morning|good evening|good night|morning|evening|bye|see you)";
+const vocatives = new Map<string, RegExp>();
+/** A name used to address someone: the whole first clause of a sentence (after a greeting) or last after a comma. */
+function vocative(name: string): RegExp {
+  let re = vocatives.get(name);
+  if (!re) {
+    const n = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    re = new RegExp(
+      `(?:^|[.!?]\\s+)(?:${GREETING}[,!]?\\s+)?${n}\\s*[,!?.:;]|,\\s*${n}\\s*(?:[!?.]|$)`,
+      "iu",
+    );
+    if (vocatives.size >= 256) vocatives.clear();
+    vocatives.set(name, re);
+  }
+  return re;
+}
+/** A name needs this many addresses among the candidates, four in five of them by one speaker. */
+const MIN_ADDRESSES = 2;
+const ADDRESS_SHARE = 0.8;
+
+/**
+ * The speaker the question's names point at, and the names so resolved. A name one speaker's messages use to
+ * address the other ("Hey Caroline!", "Thanks, Sam.") is the other speaker's: people seldom name themselves, so
+ * the evidence for "when did Caroline go…" is Caroline's own messages, which do not hold her name — it is no
+ * content to match there, and her messages are the ones to prefer, as "I" prefers the user's. Two names of
+ * different speakers ("what did Caroline tell Melanie") prefer neither.
+ */
+function addressedSpeaker(
+  question: QuestionShape,
+  candidates: readonly LexicalCandidate[],
+  profiles: readonly { held: Set<number> }[],
+): { speaker: "user" | "assistant" | null; names: Set<number> } {
+  const names = new Set<number>();
+  const speakers = new Set<"user" | "assistant">();
+  for (const k of question.names) {
+    const re = vocative((question.terms[k] as QuestionTerm).term);
+    let user = 0;
+    let assistant = 0;
+    candidates.forEach((c, i) => {
+      if (!profiles[i]?.held.has(k) || !re.test(c.text)) return;
+      if (c.role === "user") user++;
+      else if (c.role === "assistant") assistant++;
+    });
+    const addresses = user + assistant;
+    if (addresses < MIN_ADDRESSES) continue;
+    if (user >= ADDRESS_SHARE * addresses) speakers.add("assistant");
+    else if (assistant >= ADDRESS_SHARE * addresses) speakers.add("user");
+    else continue;
+    names.add(k);
+  }
+  return { speaker: speakers.size === 1 ? ([...speakers][0] as "user" | "assistant") : null, names };
+}
+
 /**
  * The candidates best first. Each question term weighs by how rare it is among the candidates (a word every match
  * holds tells them apart the least); a message scores the weighted share of terms it holds (terms only its partner
@@ -388,7 +527,11 @@ export function rankCandidates<C extends LexicalCandidate>(
     const t = partnerTexts.get(c.messageId);
     return t === undefined ? null : covered(profile(t, question).held);
   });
+  const addressed = question.names.length
+    ? addressedSpeaker(question, candidates, profiles)
+    : { speaker: null, names: new Set<number>() };
   const weights = question.terms.map((_, k) => {
+    if (addressed.names.has(k)) return 0;
     const df = own.filter((cover) => (cover[k] as number) > 0).length;
     return Math.log(1 + (candidates.length + 1) / (df + 0.5));
   });
@@ -397,7 +540,8 @@ export function rankCandidates<C extends LexicalCandidate>(
   const times = candidates.map((c) => c.createdAt.getTime());
   const oldest = Math.min(...times);
   const meanLength = profiles.reduce((a, p) => a + p.length, 0) / profiles.length || 1;
-  const speaker = question.person === "first" ? "user" : question.person === "second" ? "assistant" : null;
+  const speaker =
+    question.person === "first" ? "user" : question.person === "second" ? "assistant" : addressed.speaker;
   const span = Math.max(...times) - oldest || 1;
   return candidates
     .map((c, i) => {
@@ -408,7 +552,7 @@ export function rankCandidates<C extends LexicalCandidate>(
       let all = true;
       for (let k = 0; k < n; k++) {
         const cover = mine[k] as number;
-        if (cover < 1) all = false;
+        if (cover < 1 && !addressed.names.has(k)) all = false;
         held +=
           (weights[k] as number) * Math.max(cover, partner ? (partner[k] as number) * PARTNER_WEIGHT : 0);
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secondPerson, thirdPerson } from "./person";
+import { addressedByName, secondPerson, thirdPerson } from "./person";
 
 describe("questions about another speaker", () => {
   it("asks the assistant in the second person", () => {
@@ -32,5 +32,35 @@ describe("questions about another speaker", () => {
       expect(q).not.toMatch(/\b(I|me|my|we|our|us|you|your)\b/i);
       expect(q).not.toMatch(/[我你]/);
     }
+  });
+});
+
+describe("speakers who address each other by name", () => {
+  const messages = Array.from({ length: 20 }, (_, i) => ({
+    seq: i + 1,
+    role: (i % 2 === 0 ? "user" : "assistant") as "user" | "assistant",
+    text: i % 2 === 0 ? "I adopted a terrier." : "That sounds great!",
+  }));
+
+  it("names the one asked about in the other speaker's messages, and the other in theirs", () => {
+    const out = addressedByName(messages, "user", "en");
+    const byUser = out.filter((m) => m.role === "user" && m.text !== "I adopted a terrier.");
+    const byAssistant = out.filter((m) => m.role === "assistant" && m.text !== "That sounds great!");
+    expect(byUser.map((m) => m.text)).toEqual([
+      "Alex, I adopted a terrier.",
+      "I adopted a terrier. Thanks, Alex!",
+    ]);
+    expect(byAssistant.map((m) => m.text)).toEqual([
+      "Sam, that sounds great!",
+      "That sounds great! Thanks, Sam!",
+    ]);
+    expect(out.filter((m, i) => m.text !== messages[i]?.text)).toHaveLength(4);
+  });
+
+  it("swaps the names when the assistant is asked about, and writes Chinese vocatives", () => {
+    const out = addressedByName(messages, "assistant", "zh");
+    expect(out.filter((m) => m.text.startsWith("小林，")).every((m) => m.role === "user")).toBe(true);
+    expect(out.filter((m) => m.text.startsWith("老陈，")).every((m) => m.role === "assistant")).toBe(true);
+    expect(out.filter((m) => m.text.startsWith("小林，"))).toHaveLength(2);
   });
 });

@@ -39,3 +39,34 @@ export const thirdPerson = rewrite([
   [/我们/g, "小林"],
   [/我/g, "小林"],
 ]);
+
+/** The names `--person third` gives the speakers: the one asked about, and the other. */
+const NAMES = {
+  en: { asked: "Sam", other: "Alex" },
+  zh: { asked: "小林", other: "老陈" },
+} as const;
+
+/**
+ * A conversation of two people as `--person third` imports it: each speaker now and then addresses the other by
+ * name ("Sam, …" / "… Thanks, Alex!"; 小林，…), as people in a chat do — so a question's name is in the conversation,
+ * mostly in the other speaker's messages, and seldom in the evidence. Every fifth message of a speaker in turn,
+ * by its seq: deterministic.
+ */
+export function addressedByName<M extends { seq: number; role: "user" | "assistant"; text: string }>(
+  messages: M[],
+  asked: "user" | "assistant",
+  lang: "en" | "zh",
+): M[] {
+  const names = NAMES[lang];
+  return messages.map((m) => {
+    const step = Math.floor((m.seq - 1) / 2);
+    if (step % 5 !== (m.role === asked ? 1 : 3)) return m;
+    const name = m.role === asked ? names.other : names.asked;
+    if (lang === "zh") return { ...m, text: `${name}，${m.text}` };
+    const text =
+      step % 10 < 5
+        ? `${name}, ${/^[A-Z][a-z]/.test(m.text) ? m.text.charAt(0).toLowerCase() + m.text.slice(1) : m.text}`
+        : `${m.text.replace(/\s+$/, "")} Thanks, ${name}!`;
+    return { ...m, text };
+  });
+}

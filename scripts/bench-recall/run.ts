@@ -15,7 +15,7 @@ import {
   generate,
   QUICK_OPTIONS,
 } from "./generate";
-import { secondPerson, thirdPerson } from "./person";
+import { addressedByName, secondPerson, thirdPerson } from "./person";
 import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } from "./rows";
 
 // npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file] [--misses file]
@@ -31,7 +31,8 @@ import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } fro
 // --speaker assistant swaps the roles of every message: the facts are then the assistant's, as when a conversation
 // between two people is imported with one of them as the assistant, and the questions ask "you" instead of "I".
 // --person third asks about the speaker by a name instead ("Where did Sam work…", as a benchmark of two people's
-// conversations asks): lexically the same question without a pronoun, the grammar only roughly right.
+// conversations asks): lexically the same question without a pronoun, the grammar only roughly right; and the two
+// speakers address each other by name now and then ("Sam, …", "… Thanks, Alex!"), as two people in a chat do.
 // --seed and --messages generate other conversations (another seed; another length per conversation), to see
 // whether a change holds beyond the default data.
 
@@ -80,7 +81,16 @@ async function main() {
   } catch (e) {
     throw new BenchError(`cannot generate the conversations: ${(e as Error).message}`);
   }
-  const generated = speaker === "assistant" ? data.map(swapRoles) : data;
+  const swapped = speaker === "assistant" ? data.map(swapRoles) : data;
+  const asked = speaker === "assistant" ? "assistant" : "user";
+  const generated =
+    person === "third"
+      ? swapped.map((c) => ({
+          ...c,
+          messages: addressedByName(c.messages, asked, c.lang),
+          others: c.others.map((o) => addressedByName(o, asked, c.lang)),
+        }))
+      : swapped;
   const convs = generated.map((c) => ({
     ...c,
     questions: c.questions.map((q) => ({
