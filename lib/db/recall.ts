@@ -13,6 +13,7 @@ import { databaseKind, db, type Tx } from "./client";
 import { embedQuestion, nearestMessages, type QuestionVector } from "./embeddings";
 import { conversationToken, legacyStemsLeft, ownerToken, pgConversationLexeme } from "./search";
 import { queryRows } from "./sql";
+import { walkUp } from "./tree";
 
 // The earlier messages a turn may recall (docs/decisions/026-recall.md, "Ranking"): the question's content terms
 // matched on the search index — the conversation's postings (scope conversation) or the user's (scope all) — then
@@ -643,8 +644,8 @@ async function projectIndexScope(
 
 /**
  * A branched conversation's visible path above `afterSeq`: parent links walked up from its leaf (the current
- * question, or the active leaf), one primary-key lookup per step, at most MAX_WALK steps. The session and seq are
- * written so that no other index can answer a step (see lib/db/tree.ts); a falling seq ends the walk on looping links.
+ * question, or the active leaf) by the tree's one walk (lib/db/tree.ts `walkUp`: a primary-key lookup per step, a
+ * falling seq ends it on looping links), at most MAX_WALK steps.
  */
 async function walkPath(client: Client, sc: Scope, afterSeq: number): Promise<void> {
   const leaf =
@@ -656,28 +657,9 @@ async function walkPath(client: Client, sc: Scope, afterSeq: number): Promise<vo
         });
   sc.path = new Set();
   if (!leaf) return;
-  const rows = await client.$queryRawUnsafe<{ seq: number | bigint }[]>(
-    databaseKind(env.DATABASE_URL) === "sqlite"
-      ? `WITH RECURSIVE path ("parentId", "seq", "depth") AS (
-           SELECT "parentId", "seq", 1 FROM "ChatMessage" WHERE "id" = ? AND "sessionId" || '' = ? AND +"seq" > ?
-           UNION ALL
-           SELECT m."parentId", m."seq", path."depth" + 1 FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-           WHERE m."sessionId" || '' = ? AND +m."seq" > ? AND +m."seq" < path."seq" AND path."depth" < ?
-         )
-         SELECT "seq" FROM path`
-      : `WITH RECURSIVE path ("parentId", "seq", "depth") AS (
-           SELECT "parentId", "seq", 1 FROM "ChatMessage" WHERE "id" = $1 AND "sessionId" || '' = $2 AND +"seq" > $3
-           UNION ALL
-           SELECT m."parentId", m."seq", path."depth" + 1 FROM "ChatMessage" AS m JOIN path ON m."id" = path."parentId"
-           WHERE m."sessionId" || '' = $4 AND +m."seq" > $5 AND +m."seq" < path."seq" AND path."depth" < $6
-         )
-         SELECT "seq" FROM path`,
-    leaf.id,
-    sc.session.id,
-    afterSeq,
-    sc.session.id,
-    afterSeq,
-    MAX_WALK,
+  const rows = await walkUp(
+    { sessionId: sc.session.id, fromId: leaf.id, take: MAX_WALK, afterSeq },
+    { tx: client },
   );
   for (const r of rows) sc.path.add(Number(r.seq));
 }
