@@ -105,6 +105,33 @@ describe(`recall candidates (${kind})`, () => {
     expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? Number.POSITIVE_INFINITY);
   });
 
+  it("takes a name the assistant addresses for the user's, and answers with the user's own message", async () => {
+    const user = await createUser();
+    const club = word();
+    const name = `Zr${randomUUID().replace(/-/g, "").slice(0, 8)}`;
+    const specs: Spec[] = [
+      ["user", `I joined the ${club} in March`],
+      ["assistant", "Good to know."],
+    ];
+    // The assistant's messages hold the name and every other word of the question; the user's fact does not name her.
+    for (let i = 0; i < 10; i++)
+      specs.push(
+        ["user", "Anything new this week?"],
+        ["assistant", `${name}, will you join the ${club} again?`],
+      );
+    specs.push(["user", `When did ${name} join the ${club}?`]);
+    const { session } = await conversation(user.id, specs);
+    const hits = await recallCandidates({
+      userId: user.id,
+      sessionId: session.id,
+      scope: "conversation",
+      question: `When did ${name} join the ${club}?`,
+      leafSeq: specs.length,
+      limit: 3,
+    });
+    expect(hits[0]).toMatchObject({ seq: 1, role: "user" });
+  });
+
   it("pairs a question with its final answer past tool steps, even when the index matched the tool call", async () => {
     const user = await createUser();
     const code = word();
