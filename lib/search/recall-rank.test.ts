@@ -266,19 +266,30 @@ describe("poolOf", () => {
     expect(pool.has(150)).toBe(false);
   });
 
-  it("lets a name add to what a document holds besides, never bring one in alone", () => {
+  it("lets a common name add to what a document holds besides, never bring one in alone; a rare one may", () => {
+    const many = new Set(Array.from({ length: 30 }, (_, i) => i + 1));
     const pool = poolOf(
       [slot(true), slot()],
       [
-        { ids: new Set([1, 2, 3]), df: 3 },
-        { ids: new Set([3, 4]), df: 2 },
+        { ids: many, df: 30 },
+        { ids: new Set([3, 40]), df: 2 },
       ],
-      100,
+      500,
     );
-    expect([...pool.keys()].sort()).toEqual([3, 4]);
-    expect(pool.get(3)).toBeGreaterThan(pool.get(4) ?? 0);
+    expect([...pool.keys()].sort((a, b) => a - b)).toEqual([3, 40]);
+    expect(pool.get(3)).toBeGreaterThan(pool.get(40) ?? 0);
+    // A name in few documents (a place, a brand) brings them in like any word.
+    const rare = poolOf(
+      [slot(true), slot()],
+      [
+        { ids: new Set([1, 2]), df: 2 },
+        { ids: new Set([3]), df: 1 },
+      ],
+      500,
+    );
+    expect([...rare.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3]);
     // A question of names only still finds them.
-    expect(poolOf([slot(true)], [{ ids: new Set([1, 2]), df: 2 }], 100).size).toBe(2);
+    expect(poolOf([slot(true)], [{ ids: many, df: 30 }], 500).size).toBe(30);
   });
 
   it("marks the slot of a name the question writes", () => {

@@ -241,6 +241,9 @@ function characters(terms: QuestionTerm[]): { term: QuestionTerm; slot: number }
 
 /** How many index documents the slots' lookups keep for ranking (lib/db/recall.ts reads their messages). */
 const POOL = 200;
+/** A name in this many documents at least, and in this share of the scope, is common (`poolOf`). */
+const COMMON_NAME_DOCS = 8;
+const COMMON_NAME_SHARE = 0.02;
 
 /**
  * The POOL best documents of the slots' matches. A slot's weight is its rarity (`df` of `n` documents); a document
@@ -252,13 +255,16 @@ export function poolOf(
   n: number,
 ): Map<number, number> {
   const scores = new Map<number, number>();
-  // A name adds to what a document holds besides, never brings one in alone (unless the question is names only): a
-  // speaker's name is mostly in the other speaker's greetings ("Hey Caroline!"), which would crowd the pool (the
-  // ranking then learns whose name it is, `addressedSpeaker`).
-  const apart = slots.some((slot) => !slot.name);
+  // A common name adds to what a document holds besides, never brings one in alone (unless the question has
+  // nothing else): a speaker's name is mostly in the other speaker's greetings ("Hey Caroline!"), which would crowd
+  // the pool (the ranking then learns whose name it is, `addressedSpeaker`). A rare capitalised word — a place, a
+  // brand — is content like any other.
+  const common = (k: number) =>
+    Boolean(slots[k]?.name) && (bySlot[k]?.df ?? 0) >= Math.max(COMMON_NAME_DOCS, COMMON_NAME_SHARE * n);
+  const apart = slots.some((_, k) => !common(k));
   for (const pass of [false, true])
     for (const [k, { ids, df }] of bySlot.entries()) {
-      if (Boolean(slots[k]?.name && apart) !== pass) continue;
+      if ((common(k) && apart) !== pass) continue;
       const weight = (slots[k]?.weight ?? 1) * Math.log(1 + (n + 1) / (df + 0.5));
       for (const id of ids) {
         const held = scores.get(id);
