@@ -209,6 +209,29 @@ describe("whom a question is about", () => {
     );
   });
 
+  it("learns a Chinese name of address (小林) the same way", () => {
+    const same = [
+      candidate("u", "user", "我在市图书馆工作。"),
+      candidate("a", "assistant", "我在市图书馆工作。"),
+    ];
+    const greetings = [
+      candidate("g1", "assistant", "小林，听起来不错！"),
+      candidate("g2", "assistant", "嗨，小林！祝你顺利。"),
+    ];
+    expect(shapeQuestion("小林在哪儿工作？").cjkNames).toEqual(["小林"]);
+    expect(order("小林在哪儿工作？", [...same, ...greetings])[0]).toBe("u");
+    const ranked = rankCandidates(shapeQuestion("小林在哪儿工作？"), same, new Map());
+    expect(ranked[0]?.score).toBe(ranked[1]?.score);
+    // A word that starts like a name of address (小时) is never used to address anyone.
+    const hours = [
+      ...same,
+      candidate("h1", "assistant", "大约两小时，也行。"),
+      candidate("h2", "user", "一小时后。"),
+    ];
+    const r = rankCandidates(shapeQuestion("几小时工作？"), hours, new Map());
+    expect(r.find((c) => c.messageId === "u")?.score).toBe(r.find((c) => c.messageId === "a")?.score);
+  });
+
   it("takes a name mentioned, not addressed, or addressed by both speakers alike, as content", () => {
     const mentioned = [
       candidate("sister", "user", "My sister Anna starts at the bakery on Monday."),

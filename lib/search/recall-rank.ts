@@ -29,6 +29,11 @@ export interface QuestionShape {
    * is one of the speakers is learnt from the candidates (`addressedSpeaker`).
    */
   names: number[];
+  /**
+   * Chinese forms of address the question holds (小林, 老陈, 阿明: 小, 老 or 阿 and one character), which may name a
+   * speaker as a capitalised word does; most such pairs are words (小时, 老师), which are never used to address anyone.
+   */
+  cjkNames: string[];
 }
 
 /** One bounded lookup: a content term's forms (or its expansions'). */
@@ -106,8 +111,11 @@ export function shapeQuestion(
         : []),
     ];
   });
-  return { terms: whole, expansions, pairs, slots, person: personOf(text), names };
+  const cjkNames = [...new Set(text.match(CJK_ADDRESS) ?? [])];
+  return { terms: whole, expansions, pairs, slots, person: personOf(text), names, cjkNames };
 }
+
+const CJK_ADDRESS = /[小老阿][\p{scx=Han}]/gu;
 
 /** The question's terms (by index) written with a capital letter, "I" aside (`QuestionShape.names`). */
 function namesOf(text: string, terms: QuestionTerm[]): number[] {
@@ -468,6 +476,19 @@ function vocative(name: string): RegExp {
   }
   return re;
 }
+/** A Chinese name used to address someone: the whole first clause of a sentence (after a greeting), or the last. */
+function cjkVocative(name: string): RegExp {
+  let re = vocatives.get(name);
+  if (!re) {
+    re = new RegExp(
+      `(?:^|[。！？!?]\\s*)(?:嗨|嘿|你好|谢谢|哈喽|喂)?[，,\\s]*${name}[，,！!：:]|[，,]\\s*${name}[！!。？?]*\\s*$`,
+      "u",
+    );
+    if (vocatives.size >= 256) vocatives.clear();
+    vocatives.set(name, re);
+  }
+  return re;
+}
 /** A name needs this many addresses among the candidates, four in five of them by one speaker. */
 const MIN_ADDRESSES = 2;
 const ADDRESS_SHARE = 0.8;
@@ -486,21 +507,36 @@ function addressedSpeaker(
 ): { speaker: "user" | "assistant" | null; names: Set<number> } {
   const names = new Set<number>();
   const speakers = new Set<"user" | "assistant">();
-  for (const k of question.names) {
-    const re = vocative((question.terms[k] as QuestionTerm).term);
+  /** The speaker a name belongs to by who addresses it (null: too few addresses, or both speakers use it). */
+  const addressee = (holds: (i: number) => boolean, re: RegExp) => {
     let user = 0;
     let assistant = 0;
     candidates.forEach((c, i) => {
-      if (!profiles[i]?.held.has(k) || !re.test(c.text)) return;
+      if (!holds(i) || !re.test(c.text)) return;
       if (c.role === "user") user++;
       else if (c.role === "assistant") assistant++;
     });
     const addresses = user + assistant;
-    if (addresses < MIN_ADDRESSES) continue;
-    if (user >= ADDRESS_SHARE * addresses) speakers.add("assistant");
-    else if (assistant >= ADDRESS_SHARE * addresses) speakers.add("user");
-    else continue;
+    if (addresses < MIN_ADDRESSES) return null;
+    if (user >= ADDRESS_SHARE * addresses) return "assistant";
+    if (assistant >= ADDRESS_SHARE * addresses) return "user";
+    return null;
+  };
+  for (const k of question.names) {
+    const speaker = addressee(
+      (i) => profiles[i]?.held.has(k) ?? false,
+      vocative((question.terms[k] as QuestionTerm).term),
+    );
+    if (!speaker) continue;
+    speakers.add(speaker);
     names.add(k);
+  }
+  for (const name of question.cjkNames) {
+    const speaker = addressee((i) => candidates[i]?.text.includes(name) ?? false, cjkVocative(name));
+    if (!speaker) continue;
+    speakers.add(speaker);
+    const k = question.terms.findIndex((t) => t.term === name);
+    if (k >= 0) names.add(k);
   }
   return { speaker: speakers.size === 1 ? ([...speakers][0] as "user" | "assistant") : null, names };
 }
@@ -533,9 +569,10 @@ export function rankCandidates<C extends LexicalCandidate>(
     const t = partnerTexts.get(c.messageId);
     return t === undefined ? null : covered(profile(t, question).held);
   });
-  const addressed = question.names.length
-    ? addressedSpeaker(question, candidates, profiles)
-    : { speaker: null, names: new Set<number>() };
+  const addressed =
+    question.names.length || question.cjkNames.length
+      ? addressedSpeaker(question, candidates, profiles)
+      : { speaker: null, names: new Set<number>() };
   const weights = question.terms.map((_, k) => {
     if (addressed.names.has(k)) return 0;
     const df = own.filter((cover) => (cover[k] as number) > 0).length;
