@@ -209,6 +209,16 @@ describe("whom a question is about", () => {
     );
   });
 
+  it('reads a name that opens messages as a label ("Caroline: …") as their own speaker\'s, not an address', () => {
+    const labelled = [
+      candidate("u", "user", "Caroline: I joined a support group last night."),
+      candidate("a", "assistant", "Mel: Did Caroline join the support group?"),
+      candidate("u2", "user", "Caroline: Busy week at the support group."),
+      candidate("a2", "assistant", "Mel: Sounds like a good group."),
+    ];
+    expect(order("When did Caroline join the support group?", labelled)[0]).toBe("u");
+  });
+
   it("learns a Chinese name of address (小林) the same way", () => {
     const same = [
       candidate("u", "user", "我在市图书馆工作。"),

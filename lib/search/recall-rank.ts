@@ -467,10 +467,7 @@ function vocative(name: string): RegExp {
   let re = vocatives.get(name);
   if (!re) {
     const n = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    re = new RegExp(
-      `(?:^|[.!?]\\s+)(?:${GREETING}[,!]?\\s+)?${n}\\s*[,!?.:;]|,\\s*${n}\\s*(?:[!?.]|$)`,
-      "iu",
-    );
+    re = new RegExp(`(?:^|[.!?]\\s+)(?:${GREETING}[,!]?\\s+)?${n}\\s*[,!?.;]|,\\s*${n}\\s*(?:[!?.]|$)`, "iu");
     if (vocatives.size >= 256) vocatives.clear();
     vocatives.set(name, re);
   }
@@ -481,11 +478,22 @@ function cjkVocative(name: string): RegExp {
   let re = vocatives.get(name);
   if (!re) {
     re = new RegExp(
-      `(?:^|[。！？!?]\\s*)(?:嗨|嘿|你好|谢谢|哈喽|喂)?[，,\\s]*${name}[，,！!：:]|[，,]\\s*${name}[！!。？?]*\\s*$`,
+      `(?:^|[。！？!?]\\s*)(?:嗨|嘿|你好|谢谢|哈喽|喂)?[，,\\s]*${name}[，,！!]|[，,]\\s*${name}[！!。？?]*\\s*$`,
       "u",
     );
     if (vocatives.size >= 256) vocatives.clear();
     vocatives.set(name, re);
+  }
+  return re;
+}
+const labels = new Map<string, RegExp>();
+/** A name that opens a message as its speaker's label ("Caroline: I went…"), as an import may write them. */
+function label(name: string): RegExp {
+  let re = labels.get(name);
+  if (!re) {
+    re = new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*[:：]`, "iu");
+    if (labels.size >= 256) labels.clear();
+    labels.set(name, re);
   }
   return re;
 }
@@ -497,8 +505,9 @@ const ADDRESS_SHARE = 0.8;
  * The speaker the question's names point at, and the names so resolved. A name one speaker's messages use to
  * address the other ("Hey Caroline!", "Thanks, Sam.") is the other speaker's: people seldom name themselves, so
  * the evidence for "when did Caroline go…" is Caroline's own messages, which do not hold her name — it is no
- * content to match there, and her messages are the ones to prefer, as "I" prefers the user's. Two names of
- * different speakers ("what did Caroline tell Melanie") prefer neither.
+ * content to match there, and her messages are the ones to prefer, as "I" prefers the user's. A name that opens
+ * a speaker's messages as a label ("Caroline: …", as an import may write two people's conversation) is that
+ * speaker's. Two names of different speakers ("what did Caroline tell Melanie") prefer neither.
  */
 function addressedSpeaker(
   question: QuestionShape,
@@ -507,32 +516,39 @@ function addressedSpeaker(
 ): { speaker: "user" | "assistant" | null; names: Set<number> } {
   const names = new Set<number>();
   const speakers = new Set<"user" | "assistant">();
-  /** The speaker a name belongs to by who addresses it (null: too few addresses, or both speakers use it). */
-  const addressee = (holds: (i: number) => boolean, re: RegExp) => {
+  /**
+   * The speaker a name belongs to (null: too few signs, or signs for both): each address by one speaker counts for
+   * the other, each message the name opens as a label ("Caroline: …") for its own speaker.
+   */
+  const addressee = (holds: (i: number) => boolean, address: RegExp, labelled: RegExp) => {
     let user = 0;
     let assistant = 0;
     candidates.forEach((c, i) => {
-      if (!holds(i) || !re.test(c.text)) return;
-      if (c.role === "user") user++;
-      else if (c.role === "assistant") assistant++;
+      if ((c.role !== "user" && c.role !== "assistant") || !holds(i)) return;
+      const own = labelled.test(c.text);
+      if (!own && !address.test(c.text)) return;
+      if ((c.role === "user") === own) user++;
+      else assistant++;
     });
-    const addresses = user + assistant;
-    if (addresses < MIN_ADDRESSES) return null;
-    if (user >= ADDRESS_SHARE * addresses) return "assistant";
-    if (assistant >= ADDRESS_SHARE * addresses) return "user";
+    const signs = user + assistant;
+    if (signs < MIN_ADDRESSES) return null;
+    if (user >= ADDRESS_SHARE * signs) return "user";
+    if (assistant >= ADDRESS_SHARE * signs) return "assistant";
     return null;
   };
   for (const k of question.names) {
-    const speaker = addressee(
-      (i) => profiles[i]?.held.has(k) ?? false,
-      vocative((question.terms[k] as QuestionTerm).term),
-    );
+    const name = (question.terms[k] as QuestionTerm).term;
+    const speaker = addressee((i) => profiles[i]?.held.has(k) ?? false, vocative(name), label(name));
     if (!speaker) continue;
     speakers.add(speaker);
     names.add(k);
   }
   for (const name of question.cjkNames) {
-    const speaker = addressee((i) => candidates[i]?.text.includes(name) ?? false, cjkVocative(name));
+    const speaker = addressee(
+      (i) => candidates[i]?.text.includes(name) ?? false,
+      cjkVocative(name),
+      label(name),
+    );
     if (!speaker) continue;
     speakers.add(speaker);
     const k = question.terms.findIndex((t) => t.term === name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressedByName, secondPerson, thirdPerson } from "./person";
+import { addressedByName, labelledByName, secondPerson, thirdPerson } from "./person";
 
 describe("questions about another speaker", () => {
   it("asks the assistant in the second person", () => {
@@ -62,5 +62,22 @@ describe("speakers who address each other by name", () => {
     expect(out.filter((m) => m.text.startsWith("小林，")).every((m) => m.role === "user")).toBe(true);
     expect(out.filter((m) => m.text.startsWith("老陈，")).every((m) => m.role === "assistant")).toBe(true);
     expect(out.filter((m) => m.text.startsWith("小林，"))).toHaveLength(2);
+  });
+});
+
+describe("speakers' labels", () => {
+  it("opens every message with its speaker's name", () => {
+    const out = labelledByName(
+      [
+        { role: "user" as const, text: "I adopted a terrier." },
+        { role: "assistant" as const, text: "Lovely!" },
+      ],
+      "user",
+      "en",
+    );
+    expect(out.map((m) => m.text)).toEqual(["Sam: I adopted a terrier.", "Alex: Lovely!"]);
+    expect(labelledByName([{ role: "assistant" as const, text: "好的" }], "user", "zh")[0]?.text).toBe(
+      "老陈：好的",
+    );
   });
 });

@@ -70,3 +70,16 @@ export function addressedByName<M extends { seq: number; role: "user" | "assista
     return { ...m, text };
   });
 }
+
+/** Every message opened by its speaker's name as a label ("Sam: …", 小林：…), as an import of two people's chat may write it. */
+export function labelledByName<M extends { role: "user" | "assistant"; text: string }>(
+  messages: M[],
+  asked: "user" | "assistant",
+  lang: "en" | "zh",
+): M[] {
+  const names = NAMES[lang];
+  return messages.map((m) => {
+    const name = m.role === asked ? names.asked : names.other;
+    return { ...m, text: lang === "zh" ? `${name}：${m.text}` : `${name}: ${m.text}` };
+  });
+}

@@ -15,11 +15,11 @@ import {
   generate,
   QUICK_OPTIONS,
 } from "./generate";
-import { addressedByName, secondPerson, thirdPerson } from "./person";
+import { addressedByName, labelledByName, secondPerson, thirdPerson } from "./person";
 import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } from "./rows";
 
 // npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file] [--misses file]
-//                       [--speaker user|assistant] [--person third] [--seed N] [--messages N]
+//                       [--speaker user|assistant] [--person third [--labels]] [--seed N] [--messages N]
 //
 // How much of what answers a question reaches the model's context. Generated conversations (./generate.ts) are
 // imported through POST /api/import, each question is asked through the real turn API as a new branch after the
@@ -33,6 +33,7 @@ import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } fro
 // --person third asks about the speaker by a name instead ("Where did Sam work…", as a benchmark of two people's
 // conversations asks): lexically the same question without a pronoun, the grammar only roughly right; and the two
 // speakers address each other by name now and then ("Sam, …", "… Thanks, Alex!"), as two people in a chat do.
+// --labels (with --person third) opens every message with its speaker's name ("Sam: …"), as an import may.
 // --seed and --messages generate other conversations (another seed; another length per conversation), to see
 // whether a change holds beyond the default data.
 
@@ -56,6 +57,7 @@ const jsonOut = option("json");
 const missesOut = option("misses");
 const speaker = option("speaker") ?? "user";
 const person = option("person");
+const labels = args.includes("--labels");
 const log = (m: string) => console.log(`[bench:recall] ${m}`);
 
 /** The conversation with every message's role swapped (user ↔ assistant), its others too. */
@@ -75,6 +77,7 @@ async function main() {
   if (speaker !== "user" && speaker !== "assistant")
     throw new BenchError("--speaker must be user or assistant");
   if (person !== undefined && person !== "third") throw new BenchError("--person must be third");
+  if (labels && person !== "third") throw new BenchError("--labels needs --person third");
   let data: GeneratedConversation[];
   try {
     data = generate(options);
@@ -83,12 +86,16 @@ async function main() {
   }
   const swapped = speaker === "assistant" ? data.map(swapRoles) : data;
   const asked = speaker === "assistant" ? "assistant" : "user";
+  const named = (messages: GeneratedMessage[], lang: GeneratedConversation["lang"]) => {
+    const addressed = addressedByName(messages, asked, lang);
+    return labels ? labelledByName(addressed, asked, lang) : addressed;
+  };
   const generated =
     person === "third"
       ? swapped.map((c) => ({
           ...c,
-          messages: addressedByName(c.messages, asked, c.lang),
-          others: c.others.map((o) => addressedByName(o, asked, c.lang)),
+          messages: named(c.messages, c.lang),
+          others: c.others.map((o) => named(o, c.lang)),
         }))
       : swapped;
   const convs = generated.map((c) => ({
@@ -105,7 +112,8 @@ async function main() {
     `${quick ? "quick" : "full"} run: ${convs.length} conversations (${convs.filter((c) => c.lang === "zh").length} in Chinese), ` +
       `${fmtInt(messages)} messages, ${questions} questions, seed ${options.seed}, on ${dbKind}` +
       (speaker === "assistant" ? ", the facts stated by the assistant (roles swapped)" : "") +
-      (person === "third" ? ", questions in the third person" : ""),
+      (person === "third" ? ", questions in the third person" : "") +
+      (labels ? ", every message labelled with its speaker's name" : ""),
   );
   assertBuilt(log);
 
