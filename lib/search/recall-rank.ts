@@ -461,42 +461,39 @@ function cachedProfile(id: string, text: string, question: QuestionShape) {
 const GREETING =
   "(?:hey|hi|hello|thanks|thank you|dear|oh|wow|congrats|congratulations|yes|yeah|ok|okay|aww|well|" +
   "good morning|good evening|good night|morning|evening|bye|see you)";
-const vocatives = new Map<string, RegExp>();
+const patterns = new Map<string, RegExp>();
+/** A name's pattern of one kind, compiled once (a bounded cache: a question's names are few). */
+function pattern(
+  kind: "address" | "cjk-address" | "label",
+  name: string,
+  make: (n: string) => string,
+): RegExp {
+  const key = `${kind} ${name}`;
+  let re = patterns.get(key);
+  if (!re) {
+    re = new RegExp(make(name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), "iu");
+    if (patterns.size >= 256) patterns.clear();
+    patterns.set(key, re);
+  }
+  return re;
+}
 /** A name used to address someone: the whole first clause of a sentence (after a greeting) or last after a comma. */
-function vocative(name: string): RegExp {
-  let re = vocatives.get(name);
-  if (!re) {
-    const n = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    re = new RegExp(`(?:^|[.!?]\\s+)(?:${GREETING}[,!]?\\s+)?${n}\\s*[,!?.;]|,\\s*${n}\\s*(?:[!?.]|$)`, "iu");
-    if (vocatives.size >= 256) vocatives.clear();
-    vocatives.set(name, re);
-  }
-  return re;
-}
+const vocative = (name: string) =>
+  pattern(
+    "address",
+    name,
+    (n) => `(?:^|[.!?]\\s+)(?:${GREETING}[,!]?\\s+)?${n}\\s*[,!?.;]|,\\s*${n}\\s*(?:[!?.]|$)`,
+  );
 /** A Chinese name used to address someone: the whole first clause of a sentence (after a greeting), or the last. */
-function cjkVocative(name: string): RegExp {
-  let re = vocatives.get(name);
-  if (!re) {
-    re = new RegExp(
-      `(?:^|[。！？!?]\\s*)(?:嗨|嘿|你好|谢谢|哈喽|喂)?[，,\\s]*${name}[，,！!]|[，,]\\s*${name}[！!。？?]*\\s*$`,
-      "u",
-    );
-    if (vocatives.size >= 256) vocatives.clear();
-    vocatives.set(name, re);
-  }
-  return re;
-}
-const labels = new Map<string, RegExp>();
+const cjkVocative = (name: string) =>
+  pattern(
+    "cjk-address",
+    name,
+    (n) =>
+      `(?:^|[。！？!?]\\s*)(?:嗨|嘿|你好|谢谢|哈喽|喂)?[，,\\s]*${n}[，,！!]|[，,]\\s*${n}[！!。？?]*\\s*$`,
+  );
 /** A name that opens a message as its speaker's label ("Caroline: I went…"), as an import may write them. */
-function label(name: string): RegExp {
-  let re = labels.get(name);
-  if (!re) {
-    re = new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*[:：]`, "iu");
-    if (labels.size >= 256) labels.clear();
-    labels.set(name, re);
-  }
-  return re;
-}
+const label = (name: string) => pattern("label", name, (n) => `^\\s*${n}\\s*[:：]`);
 /** A name needs this many addresses among the candidates, four in five of them by one speaker. */
 const MIN_ADDRESSES = 2;
 const ADDRESS_SHARE = 0.8;
