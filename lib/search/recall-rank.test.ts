@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { fuse, personOf, poolOf, rankCandidates, shapeQuestion } from "./recall-rank";
 
+const at = new Date("2026-11-01T08:00:00Z");
+/** A matched message as the database layer hands it over (the user's unless said). */
+const candidate = (messageId: string, text: string, role = "user") => ({
+  messageId,
+  sessionId: "s",
+  seq: 1,
+  role,
+  createdAt: at,
+  text,
+  engine: 0,
+});
+
 describe("shapeQuestion slots", () => {
   it("searches each content term as its own bounded lookup, its expansions apart at a lower weight", () => {
     const shape = shapeQuestion("When did I start drinking coffee?");
@@ -64,16 +76,6 @@ describe("shapeQuestion slots", () => {
     const shape = shapeQuestion("When did Caroline go to the support group?", { stemsOnly: true });
     expect(shape.slots.map((x) => x.fts)).toContain('"go" OR "went" OR "gone" OR "goes" OR "going"');
     expect(shapeQuestion("Who is Sam buying for?").slots[1]?.pg).toBe("'buying' | 'bui' | 'buy' | 'bought'");
-    const at = new Date("2026-11-01T08:00:00Z");
-    const candidate = (messageId: string, text: string) => ({
-      messageId,
-      sessionId: "s",
-      seq: 1,
-      role: "user",
-      createdAt: at,
-      text,
-      engine: 0,
-    });
     // Both hold "support group"; only "went" holds "go", and with it every term of the question.
     const ranked = rankCandidates(
       shapeQuestion("When did I go to the support group?"),
@@ -105,16 +107,6 @@ describe("shapeQuestion slots", () => {
 
   it("ranks a message holding the question's one-character word inside a longer run above one without it", () => {
     const question = shapeQuestion("我每天开工前喝哪种茶？");
-    const at = new Date("2026-11-01T08:00:00Z");
-    const candidate = (messageId: string, text: string) => ({
-      messageId,
-      sessionId: "s",
-      seq: 1,
-      role: "user",
-      createdAt: at,
-      text,
-      engine: 0,
-    });
     // No bigram of the question is in either message: only 喝 and 茶, as characters, tell them apart.
     const ranked = rankCandidates(
       question,
@@ -126,16 +118,7 @@ describe("shapeQuestion slots", () => {
 });
 
 describe("whom a question is about", () => {
-  const at = new Date("2026-11-01T08:00:00Z");
-  const candidate = (messageId: string, role: string, text: string) => ({
-    messageId,
-    sessionId: "s",
-    seq: 1,
-    role,
-    createdAt: at,
-    text,
-    engine: 0,
-  });
+  const by = (messageId: string, role: string, text: string) => candidate(messageId, text, role);
   const order = (question: string, candidates: ReturnType<typeof candidate>[]) =>
     rankCandidates(shapeQuestion(question), candidates, new Map()).map((c) => c.messageId);
 
@@ -154,8 +137,8 @@ describe("whom a question is about", () => {
 
   it("prefers what the asked-about speaker said, and neither speaker for a question about a third person", () => {
     const both = [
-      candidate("assistant", "assistant", "The boiler was fixed by the landlord on Monday."),
-      candidate("user", "user", "The boiler was fixed by the landlord on Monday."),
+      by("assistant", "assistant", "The boiler was fixed by the landlord on Monday."),
+      by("user", "user", "The boiler was fixed by the landlord on Monday."),
     ];
     expect(order("when was my boiler fixed by the landlord?", both)[0]).toBe("user");
     expect(order("when was your boiler fixed by the landlord?", both)[0]).toBe("assistant");
@@ -169,14 +152,14 @@ describe("whom a question is about", () => {
   });
 
   it("finds which speaker a name is by how the other addresses them, and prefers that speaker's messages", () => {
-    const said = candidate("said", "user", "I joined a support group yesterday, it was powerful.");
-    const asked = candidate("asked", "assistant", "So did Caroline join the support group after all?");
+    const said = by("said", "user", "I joined a support group yesterday, it was powerful.");
+    const asked = by("asked", "assistant", "So did Caroline join the support group after all?");
     const talk = [
-      candidate("hey", "assistant", "Hey Caroline! How did the week go?"),
-      candidate("thanks", "assistant", "That sounds lovely, Caroline!"),
+      by("hey", "assistant", "Hey Caroline! How did the week go?"),
+      by("thanks", "assistant", "That sounds lovely, Caroline!"),
       said,
       asked,
-      candidate("mel", "user", "Thanks, Mel. See you soon!"),
+      by("mel", "user", "Thanks, Mel. See you soon!"),
     ];
     const question = "When did Caroline join the support group?";
     const shape = shapeQuestion(question);
@@ -187,18 +170,14 @@ describe("whom a question is about", () => {
     expect(order(question, [said, asked])[0]).toBe("asked");
     // The assistant's name, addressed by the user: the assistant's messages are preferred.
     const both = [
-      candidate("u", "user", "The boiler was fixed by the landlord on Monday."),
-      candidate("a", "assistant", "The boiler was fixed by the landlord on Monday."),
-      candidate("m1", "user", "Hey Mel! Long week."),
-      candidate("m2", "user", "Good to hear, Mel."),
+      by("u", "user", "The boiler was fixed by the landlord on Monday."),
+      by("a", "assistant", "The boiler was fixed by the landlord on Monday."),
+      by("m1", "user", "Hey Mel! Long week."),
+      by("m2", "user", "Good to hear, Mel."),
     ];
     expect(order("When was Mel's boiler fixed by the landlord?", both)[0]).toBe("a");
     // Names of both speakers: neither is preferred.
-    const two = [
-      ...both,
-      candidate("s1", "assistant", "Hi Sam, all good."),
-      candidate("s2", "assistant", "Sure, Sam!"),
-    ];
+    const two = [...both, by("s1", "assistant", "Hi Sam, all good."), by("s2", "assistant", "Sure, Sam!")];
     const ranked = rankCandidates(
       shapeQuestion("When did Sam tell Mel the boiler was fixed?"),
       two,
@@ -211,42 +190,35 @@ describe("whom a question is about", () => {
 
   it('reads a name that opens messages as a label ("Caroline: …") as their own speaker\'s, not an address', () => {
     const labelled = [
-      candidate("u", "user", "Caroline: I joined a support group last night."),
-      candidate("a", "assistant", "Mel: Did Caroline join the support group?"),
-      candidate("u2", "user", "Caroline: Busy week at the support group."),
-      candidate("a2", "assistant", "Mel: Sounds like a good group."),
+      by("u", "user", "Caroline: I joined a support group last night."),
+      by("a", "assistant", "Mel: Did Caroline join the support group?"),
+      by("u2", "user", "Caroline: Busy week at the support group."),
+      by("a2", "assistant", "Mel: Sounds like a good group."),
     ];
     expect(order("When did Caroline join the support group?", labelled)[0]).toBe("u");
   });
 
   it("learns a Chinese name of address (小林) the same way", () => {
-    const same = [
-      candidate("u", "user", "我在市图书馆工作。"),
-      candidate("a", "assistant", "我在市图书馆工作。"),
-    ];
+    const same = [by("u", "user", "我在市图书馆工作。"), by("a", "assistant", "我在市图书馆工作。")];
     const greetings = [
-      candidate("g1", "assistant", "小林，听起来不错！"),
-      candidate("g2", "assistant", "嗨，小林！祝你顺利。"),
+      by("g1", "assistant", "小林，听起来不错！"),
+      by("g2", "assistant", "嗨，小林！祝你顺利。"),
     ];
     expect(shapeQuestion("小林在哪儿工作？").cjkNames).toEqual(["小林"]);
     expect(order("小林在哪儿工作？", [...same, ...greetings])[0]).toBe("u");
     const ranked = rankCandidates(shapeQuestion("小林在哪儿工作？"), same, new Map());
     expect(ranked[0]?.score).toBe(ranked[1]?.score);
     // A word that starts like a name of address (小时) is never used to address anyone.
-    const hours = [
-      ...same,
-      candidate("h1", "assistant", "大约两小时，也行。"),
-      candidate("h2", "user", "一小时后。"),
-    ];
+    const hours = [...same, by("h1", "assistant", "大约两小时，也行。"), by("h2", "user", "一小时后。")];
     const r = rankCandidates(shapeQuestion("几小时工作？"), hours, new Map());
     expect(r.find((c) => c.messageId === "u")?.score).toBe(r.find((c) => c.messageId === "a")?.score);
   });
 
   it("takes a name mentioned, not addressed, or addressed by both speakers alike, as content", () => {
     const mentioned = [
-      candidate("sister", "user", "My sister Anna starts at the bakery on Monday."),
-      candidate("again", "user", "I had lunch with Anna and her dog."),
-      candidate("other", "assistant", "Bakeries start early on Monday."),
+      by("sister", "user", "My sister Anna starts at the bakery on Monday."),
+      by("again", "user", "I had lunch with Anna and her dog."),
+      by("other", "assistant", "Bakeries start early on Monday."),
     ];
     const shape = shapeQuestion("When does Anna start at the bakery?");
     // Not resolved: the name keeps its weight, and the message holding it with the rest comes first.
@@ -254,18 +226,18 @@ describe("whom a question is about", () => {
     const ranked = rankCandidates(shape, mentioned, new Map());
     expect(ranked[0]?.score).toBeGreaterThan(1);
     const mixed = [
-      candidate("a1", "user", "Hey Robin, thanks."),
-      candidate("a2", "assistant", "Hi Robin!"),
-      candidate("u", "user", "The bakery opens at six."),
-      candidate("a", "assistant", "The bakery opens at six."),
+      by("a1", "user", "Hey Robin, thanks."),
+      by("a2", "assistant", "Hi Robin!"),
+      by("u", "user", "The bakery opens at six."),
+      by("a", "assistant", "The bakery opens at six."),
     ];
     const r = rankCandidates(shapeQuestion("When does Robin's bakery open?"), mixed, new Map());
     expect(r.find((c) => c.messageId === "u")?.score).toBe(r.find((c) => c.messageId === "a")?.score);
   });
 
   it("does not let a long message win on the number of words it holds alone", () => {
-    const short = candidate("short", "assistant", "Delphine, the landlord, fixed the boiler.");
-    const long = candidate(
+    const short = by("short", "assistant", "Delphine, the landlord, fixed the boiler.");
+    const long = by(
       "long",
       "assistant",
       "A landlord must keep a boiler safe; landlords often fix a boiler within days, and a letter to the landlord " +

@@ -73,9 +73,8 @@ export function shapeQuestion(
   // Typed-search prefixes do not apply to a question sent whole: the last word is complete.
   const whole = terms.map((t) => ({ ...t, prefix: t.prefix && [...t.term].length === 1 }));
   const byTerm = new Map(whole.map((t) => [t.term, t]));
-  const order = tokenize(text)
-    .map((t) => byTerm.get(t.term))
-    .filter((t): t is QuestionTerm => t !== undefined);
+  const tokens = tokenize(text);
+  const order = tokens.map((t) => byTerm.get(t.term)).filter((t): t is QuestionTerm => t !== undefined);
   const pairs: [QuestionTerm, QuestionTerm][] = [];
   for (let i = 0; i + 1 < order.length; i++) {
     const a = order[i] as QuestionTerm;
@@ -92,7 +91,7 @@ export function shapeQuestion(
     .sort((a, b) => a.k - b.k);
   // A term and its expansions are separate lookups: an expansion group's words are common together, and would
   // hide how rare the term itself is.
-  const names = namesOf(text, whole);
+  const names = namesOf(text, tokens, whole);
   const slots = kept.flatMap(({ t, k }): Slot[] => {
     const own = forms(t);
     const mine = expansions.filter((e) => e.slot === k).map((e) => e.term);
@@ -118,9 +117,9 @@ export function shapeQuestion(
 const CJK_ADDRESS = /[小老阿][\p{scx=Han}]/gu;
 
 /** The question's terms (by index) written with a capital letter, "I" aside (`QuestionShape.names`). */
-function namesOf(text: string, terms: QuestionTerm[]): number[] {
+function namesOf(text: string, tokens: ReturnType<typeof tokenize>, terms: QuestionTerm[]): number[] {
   const names = new Set<number>();
-  for (const t of tokenize(text)) {
+  for (const t of tokens) {
     if (t.cjk || !/^\p{Lu}/u.test(text.slice(t.start, t.end))) continue;
     const k = terms.findIndex((x) => x.term === t.term);
     if (k >= 0) names.add(k);
