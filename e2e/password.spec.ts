@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { request as playwrightRequest } from "@playwright/test";
+import { axeViolations, expectNoAxeViolations } from "./a11y";
 import { errorCode, expect, expectNoSidewaysScroll, MAIN_URL, signInViaApi, test } from "./fixtures";
 
 // Settings → Password: a change signs out every other browser at once, keeps this one signed in, and keeps
@@ -36,8 +36,7 @@ test("changing the password signs out the other browser on its next request, not
   await page.getByTestId("settings-password").click();
   await expect(page).toHaveURL(/\/settings\/password$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Password");
-  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  await expectNoAxeViolations(page);
 
   // A wrong current password: a message, and nothing changed anywhere.
   await page.getByLabel("Current password", { exact: true }).fill("not-my-password");
@@ -123,13 +122,7 @@ test("the password page: axe finds nothing in light and dark, with its error sho
     await page.getByLabel("Repeat the new password").fill("second-new-password");
     await page.getByTestId("password-submit").click();
     await expect(page.getByTestId("password-error")).toBeVisible();
-    const axe = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
-    expect(
-      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-      `axe (${theme})`,
-    ).toEqual([]);
+    expect(await axeViolations(page), `axe (${theme})`).toEqual([]);
   }
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
