@@ -56,6 +56,10 @@ const unit: TestProjectInlineConfiguration = {
     exclude: ["**/*.int.test.ts", "node_modules/**"],
     environment: "node",
     setupFiles,
+    // Threads start faster than forked processes, and two of them keep both cores busy (vitest's default on two
+    // cores is one): 54 → 31 s here (docs/decisions/040-test-suite-speed.md).
+    pool: "threads",
+    maxWorkers: 2,
   },
 };
 
