@@ -57,7 +57,7 @@ const unit: TestProjectInlineConfiguration = {
     environment: "node",
     setupFiles,
     // Threads start faster than forked processes, and two of them keep both cores busy (vitest's default on two
-    // cores is one): 54 → 31 s here (docs/decisions/040-test-suite-speed.md).
+    // cores is one): 54 → 27 s here (docs/decisions/040-test-suite-speed.md).
     pool: "threads",
     maxWorkers: 2,
   },

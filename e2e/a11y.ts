@@ -10,7 +10,7 @@ import { MAIN_URL } from "./config";
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 /** The WCAG 2.1 A and AA violations axe finds on the page as it is now, each with its elements. */
-export async function axeViolations(page: Page): Promise<string[]> {
+async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
   return page.evaluate(async (tags) => {
     // Colours measured mid-transition (a theme just switched, a hover fading out) are neither theme's: let every
@@ -29,8 +29,8 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** axe finds nothing of WCAG 2.1 A and AA on the page as it is now (each violation named with its elements). */
-export async function expectNoAxeViolations(page: Page) {
-  expect(await axeViolations(page), `axe on ${page.url()}`).toEqual([]);
+export async function expectNoAxeViolations(page: Page, label = `axe on ${page.url()}`) {
+  expect(await axeViolations(page), label).toEqual([]);
 }
 
 /** Runs `check` with the page reloaded in the light theme, then in the dark one (the cookie of `url`'s server). */
