@@ -9,6 +9,7 @@ import { env } from "@/lib/env";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
 import { type Prisma, PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
 import { gatedAdapter } from "./connection-gate";
+import { startWalCheckpoints, type WalCheckpoints } from "./wal-checkpoints";
 
 // The one place that creates Prisma clients. No `import "server-only"` here: vitest and tsx scripts import this
 // module too; the query modules next to it (sessions.ts, …) carry the server-only marker.
@@ -79,9 +80,11 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
   /** The connected adapter, for the hot path's written-out statements (sql.ts). */
   readonly connected: SqliteConnection = { adapter: null, conn: null };
   private readonly inMemory: boolean;
+  private readonly file: string;
 
   constructor(config: { url: string }) {
     super(config);
+    this.file = config.url;
     this.inMemory = config.url === ":memory:";
   }
 
@@ -97,8 +100,15 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
       throw error;
     }
     const adapter = gatedAdapter(main.adapter, { reader });
+    const checkpoints = this.inMemory ? null : startWalCheckpoints(this.file, [main.conn]);
+    const dispose = adapter.dispose;
+    adapter.dispose = async () => {
+      await checkpoints?.stop();
+      await dispose();
+    };
     this.connected.adapter = adapter;
     this.connected.conn = main.conn;
+    this.connected.checkpoints = checkpoints;
     return adapter;
   }
 
@@ -121,6 +131,7 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
 interface SqliteConnection {
   adapter: SqlDriverAdapter | null;
   conn: Database.Database | null;
+  checkpoints?: WalCheckpoints | null;
 }
 
 const sqliteConnections = new WeakMap<object, SqliteConnection>();
@@ -132,6 +143,11 @@ const sqliteConnections = new WeakMap<object, SqliteConnection>();
 export function sqliteAdapterOf(client: object): SqlDriverAdapter | null {
   const c = sqliteConnections.get(client);
   return c?.conn?.open ? c.adapter : null;
+}
+
+/** The WAL checkpoint worker of a SQLite client's open connection (null: PostgreSQL, in memory, or not connected). */
+export function walCheckpointsOf(client: object): WalCheckpoints | null {
+  return sqliteConnections.get(client)?.checkpoints ?? null;
 }
 
 /**

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { createPrismaClient, databaseKind, walCheckpointsOf } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { expectConsoleWarn } from "@/test/console";
+import { FALLBACK_PAGES, startWalCheckpoints, type WalCheckpoints } from "./wal-checkpoints";
+
+// The WAL checkpoint worker (wal-checkpoints.ts, decision 045): SQLite only; PostgreSQL has no WAL of the app's.
+
+const sqlite = databaseKind(env.DATABASE_URL) === "sqlite";
+const dir = mkdtempSync(path.join(os.tmpdir(), "recall-wal-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Waits (bounded) until `done` holds; the bound is generous, the test fails only if it never holds. */
+async function until(done: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function walDatabase(name: string) {
+  const file = path.join(dir, name);
+  const conn = new Database(file);
+  conn.pragma("journal_mode = WAL");
+  conn.exec("CREATE TABLE t (x BLOB)");
+  return { file, conn };
+}
+
+const autocheckpoint = (conn: Database.Database) => conn.pragma("wal_autocheckpoint", { simple: true });
+/** Writes `pages` 4 KiB pages' worth of rows in one transaction. */
+const write = (conn: Database.Database, pages: number) =>
+  conn.transaction(() => {
+    const insert = conn.prepare("INSERT INTO t (x) VALUES (?)");
+    for (let i = 0; i < pages; i++) insert.run(Buffer.alloc(4000, i % 251));
+  })();
+
+describe.skipIf(!sqlite)("WAL checkpoints in a worker thread", () => {
+  it("takes over the checkpoints: the app's connection only appends, the log is copied back and starts over", async () => {
+    const { file, conn } = walDatabase("takeover.db");
+    expect(autocheckpoint(conn)).toBe(1000);
+    let worker: WalCheckpoints | null = null;
+    try {
+      worker = startWalCheckpoints(file, [conn], 20);
+      const w = worker;
+      await until(() => w.running, "the worker to open the database");
+      expect(autocheckpoint(conn)).toBe(FALLBACK_PAGES);
+      // 6 × 600 pages: past SQLite's own 1 000-page threshold, under the raised one. Each write waits for the
+      // worker's checkpoint of the previous one, so the next write starts the log over and the file stays small.
+      for (let round = 1; round <= 6; round++) {
+        write(conn, 600);
+        await until(() => w.framesCheckpointed >= round * 600, `checkpoint ${round}`);
+      }
+      expect(statSync(`${file}-wal`).size).toBeLessThan(1200 * 4096);
+      expect(conn.prepare("SELECT COUNT(*) FROM t").pluck().get()).toBe(3600);
+    } finally {
+      await worker?.stop();
+      conn.close();
+    }
+  });
+
+  it("sets the connections back to SQLite's own checkpoints when it stops or cannot open the database", async () => {
+    const { file, conn } = walDatabase("fallback.db");
+    try {
+      const worker = startWalCheckpoints(file, [conn], 20);
+      await until(() => worker.running, "the worker to open the database");
+      await worker.stop();
+      expect(worker.running).toBe(false);
+      expect(autocheckpoint(conn)).toBe(1000);
+
+      expectConsoleWarn(/the WAL checkpoint worker stopped/);
+      conn.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
+      const missing = startWalCheckpoints(path.join(dir, "missing.db"), [conn], 20);
+      let exited = false;
+      missing.exited.then(() => {
+        exited = true;
+      });
+      await until(() => exited, "the worker to give up");
+      expect(missing.running).toBe(false);
+      expect(autocheckpoint(conn)).toBe(1000);
+      await missing.stop();
+    } finally {
+      conn.close();
+    }
+  });
+
+  it("runs beside the app's client once it connects, and stops with it", async () => {
+    const client = createPrismaClient(env.DATABASE_URL);
+    try {
+      await client.$queryRawUnsafe("SELECT 1");
+      const worker = walCheckpointsOf(client);
+      expect(worker).not.toBeNull();
+      await until(() => worker?.running === true, "the app client's worker");
+      const rows =
+        await client.$queryRawUnsafe<{ wal_autocheckpoint: number | bigint }[]>("PRAGMA wal_autocheckpoint");
+      expect(Number(rows[0]?.wal_autocheckpoint)).toBe(FALLBACK_PAGES);
+      await client.$disconnect();
+      expect(worker?.running).toBe(false);
+    } finally {
+      await client.$disconnect();
+    }
+  });
+});
