@@ -11,7 +11,8 @@
 "use strict";
 
 const dir = process.env.RECALL_BENCH_PROBE_DIR;
-if (dir) {
+// NODE_OPTIONS' --require also runs in worker threads (the SQLite checkpoint worker): only the main thread measures.
+if (dir && require("node:worker_threads").isMainThread) {
   const fs = require("node:fs");
   const path = require("node:path");
   const { monitorEventLoopDelay } = require("node:perf_hooks");
