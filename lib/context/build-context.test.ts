@@ -230,6 +230,24 @@ describe("entries and token counts", () => {
     expect(
       contextFor({ ...base, memory: [], question: q(1, "x".repeat(500)) }).entries[1]?.preview,
     ).toHaveLength(PREVIEW_CHARS);
+    // Only the start of a long text is split: a text of astral characters (two code units each) and one whose
+    // 240th code unit starts a pair both give their first 120 whole characters.
+    const astral = "🐈".repeat(300);
+    const cats = contextFor({ ...base, systemPrompt: "", memory: [], question: q(1, astral) }).entries[0];
+    expect(cats?.preview).toBe("🐈".repeat(PREVIEW_CHARS));
+    const seam = `${"a".repeat(2 * PREVIEW_CHARS - 1)}🐈${"b".repeat(50)}`;
+    const cut = contextFor({ ...base, systemPrompt: "", memory: [], question: q(1, seam) }).entries[0];
+    expect(cut?.preview).toBe("a".repeat(PREVIEW_CHARS));
+    // Lone surrogates count as one character each, as Array.from counts them.
+    for (const mixed of [
+      "🐈a".repeat(100),
+      `${"\ud83d".repeat(70)}${"🐈".repeat(70)}`,
+      `${"\udc08b".repeat(70)}🐈`,
+      `${"a".repeat(119)}\ud83d`,
+    ]) {
+      const entry = contextFor({ ...base, systemPrompt: "", memory: [], question: q(1, mixed) }).entries[0];
+      expect(entry?.preview).toBe(Array.from(mixed).slice(0, PREVIEW_CHARS).join(""));
+    }
   });
 
   it("passes policyId and model through for the turn record", () => {

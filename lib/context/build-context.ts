@@ -127,7 +127,25 @@ export interface BuiltContext {
 
 export const PREVIEW_CHARS = 120;
 
-const preview = (text: string) => Array.from(text).slice(0, PREVIEW_CHARS).join("");
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * The first PREVIEW_CHARS code points, as `Array.from` counts them (a surrogate pair is one, a lone surrogate one),
+ * without splitting the text: a turn records ~60 previews, the recall section's of thousands of characters.
+ */
+const preview = (text: string) => {
+  let end = 0;
+  for (let points = 0; points < PREVIEW_CHARS && end < text.length; points++) {
+    end += isHigh(text.charCodeAt(end)) && isLow(text.charCodeAt(end + 1)) ? 2 : 1;
+  }
+  return text.slice(0, end);
+};
+
+const firstLine = (text: string) => {
+  const end = text.indexOf("\n");
+  return end < 0 ? text : text.slice(0, end);
+};
 
 const sumTokens = (entries: readonly { tokens: number }[]) => entries.reduce((sum, e) => sum + e.tokens, 0);
 
@@ -192,7 +210,7 @@ export function buildContext({
     }
     recallTokens = entry.tokens;
     const { messages, headerTokens } = placed.recall;
-    entries.push({ ...entry, tokens: headerTokens, preview: preview(placed.item.text.split("\n")[0] ?? "") });
+    entries.push({ ...entry, tokens: headerTokens, preview: preview(firstLine(placed.item.text)) });
     for (const m of messages) {
       entries.push({
         source: "recalled",
