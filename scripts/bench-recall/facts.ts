@@ -17,6 +17,12 @@ export interface FactKind {
   ask: readonly string[];
   /** Questions for the value before the change (only for kinds with `update`). */
   askBefore?: readonly string[];
+  /**
+   * Other wordings of `ask` and `askBefore` (`--wording fresh`), written after the ranking and its expansion groups
+   * were tuned on `ask`, never used to tune anything: a check of how much of the figure is fit to the wording.
+   */
+  fresh: readonly string[];
+  freshBefore?: readonly string[];
   /** Same-topic lines that are not the fact. */
   distract: readonly string[];
   /** A "when did…" kind: the answer is the date of the statement. */
@@ -73,6 +79,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Remind me what my puppy's name is?",
       "What's our pup called again?",
     ],
+    fresh: ["Do you remember what name we gave our new dog?", "Our family dog: what do we call him?"],
     distract: [
       "My neighbour's cat is called {d}, she keeps sneaking into our garden.",
       "At the park today I met a golden retriever named {d}, so friendly.",
@@ -91,6 +98,8 @@ export const EN_FACTS: readonly FactKind[] = [
     ],
     ask: ["Which city am I based in at the moment?", "Where is home for me currently?"],
     askBefore: ["Where was I living before the most recent relocation?"],
+    fresh: ["What town do I live in now?", "Where did I end up settling down?"],
+    freshBefore: ["Which city did I leave when I last moved?"],
     distract: [
       "My cousin keeps telling me to visit {d}, apparently the food there is incredible.",
       "There was a documentary about {d} on TV last night, beautiful old town.",
@@ -104,6 +113,10 @@ export const EN_FACTS: readonly FactKind[] = [
       "I have to avoid {v} completely — the doctor confirmed the allergy with a skin test.",
     ],
     ask: ["Is there anything I can't eat for medical reasons?", "What am I allergic to?"],
+    fresh: [
+      "Which food should I stay away from because of my allergy?",
+      "Are there foods my body reacts badly to?",
+    ],
     distract: [
       "My colleague is allergic to {d}, so the office party menu was a puzzle.",
       "The restaurant had a big sign warning about {d} in the sauces.",
@@ -123,6 +136,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "You know what my sister does? She works as {v} — long shifts but she loves it.",
     ],
     ask: ["What's my sibling's profession?", "What does my sister do for a living?"],
+    fresh: ["What kind of work does my sister do?", "What is my sister's job?"],
     distract: [
       "A friend of mine is training to become {d}, it sounds really demanding.",
       "I watched a video about the daily life of {d} yesterday.",
@@ -140,6 +154,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "When did I first go to the support group?",
       "On what day did I attend that group meeting for the first time?",
     ],
+    fresh: ["Which day was my first support group meeting?", "When did I start going to the group sessions?"],
     distract: [
       "The community centre also runs a chess club on Thursdays, might try that one day.",
       "My aunt says her {d} meets every Monday.",
@@ -158,6 +173,8 @@ export const EN_FACTS: readonly FactKind[] = [
     ],
     ask: ["What vehicle do I drive these days?", "Which car do I own now?"],
     askBefore: ["What car did I have before the trade-in?"],
+    fresh: ["What am I driving at the moment?", "What's my current car?"],
+    freshBefore: ["Which car did I sell?"],
     distract: [
       "My brother is thinking about getting {d}, what do you think of it?",
       "Saw {d} parked outside the bakery.",
@@ -172,6 +189,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Today I completed the {v} — a personal best by four minutes.",
     ],
     ask: ["When did I run that race?", "What was the date when I finished my race?"],
+    fresh: ["When did I complete the long-distance run?", "What day was my big race?"],
     distract: [
       "My running club is organising a {d} in the spring.",
       "I might sign up for a {d} next year, not sure yet.",
@@ -191,6 +209,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Honestly nothing beats {v} for me — I drink it every single day.",
     ],
     ask: ["What's my favourite hot drink in the mornings?", "Which brew do I prefer to start the day?"],
+    fresh: ["What do I like to drink first thing in the morning?", "What's my go-to morning cup?"],
     distract: ["My mum only drinks {d}, she says coffee makes her jittery.", "The café had {d} on the menu."],
   },
   {
@@ -211,6 +230,8 @@ export const EN_FACTS: readonly FactKind[] = [
     ],
     ask: ["Where am I employed right now?", "Who is my current employer?"],
     askBefore: ["Where did I work before I changed jobs?"],
+    fresh: ["Which company do I work for now?", "Where's my new job?"],
+    freshBefore: ["Which employer did I leave?"],
     distract: [
       "A friend interviewed at {d} and hated the vibe.",
       "There's a job opening at {d} that my cousin applied for.",
@@ -224,6 +245,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Lessons are going well: my teacher says my bowing on {v} has really improved.",
     ],
     ask: ["Which musical instrument have I been practising?", "What do I play in my evening practice?"],
+    fresh: ["What instrument am I learning?", "Which instrument have I taken up?"],
     distract: [
       "My nephew wants to learn {d} but it's so expensive.",
       "The concert last night featured {d} solo.",
@@ -241,6 +263,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "When did my partner and I celebrate our anniversary?",
       "What date was our anniversary celebration?",
     ],
+    fresh: ["On which day did we mark our anniversary?", "When was the anniversary we celebrated?"],
     distract: [
       "My parents' {d} is coming up and I have no gift idea.",
       "Friends of ours had their {d} in Venice.",
@@ -254,6 +277,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "I had to call {v} — she owns our building — about the leak in the bathroom.",
     ],
     ask: ["What's the name of the person who owns the flat I rent?", "Who is my landlady?"],
+    fresh: ["What's my landlord called?", "Who do I pay rent to?"],
     distract: [
       "My colleague {d} is looking for a flat too.",
       "{d} from the book club recommended a plumber.",
@@ -267,6 +291,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Just learned from the donation card that I'm {v}.",
     ],
     ask: ["What blood group am I?", "Which blood type did the donation centre tell me I have?"],
+    fresh: ["What's my blood type?", "Do you know my blood group?"],
     distract: [
       "My dad is {d}, so I guessed I'd be the same.",
       "They had a shortage of {d} last month according to the news.",
@@ -280,6 +305,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Signed up for evening classes in {v} — the grammar is brutal but fun.",
     ],
     ask: ["Which foreign tongue am I studying?", "What language am I trying to pick up?"],
+    fresh: ["Which language am I learning at the moment?", "What language course am I taking?"],
     distract: ["My roommate speaks fluent {d}.", "There's a {d} film festival in town next week."],
   },
   {
@@ -291,6 +317,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Back home after the {v} — the surgeon said it went smoothly.",
     ],
     ask: ["When was I operated on?", "On which date did I have my procedure?"],
+    fresh: ["When did I have my operation?", "What was the date of my surgery?"],
     distract: ["My uncle needs a {d} next year.", "A friend's {d} took months to heal."],
   },
   {
@@ -310,6 +337,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "What novel is my reading group currently on?",
       "Which title did the book club choose for this month?",
     ],
+    fresh: ["Which book are we reading in the book club?", "What's the current book-club pick?"],
     distract: [
       "Someone at work lent me {d}, but I haven't started it.",
       "I saw a stage adaptation of {d} once.",
@@ -328,6 +356,8 @@ export const EN_FACTS: readonly FactKind[] = [
     ],
     ask: ["At what time of day do I exercise now?", "When do I usually train these days?"],
     askBefore: ["When did I use to work out before changing my routine?"],
+    fresh: ["When do I go to the gym now?", "What time are my workouts these days?"],
+    freshBefore: ["What time did I train before the schedule changed?"],
     distract: ["The gym is packed at {d}, I've heard.", "My friend swims at {d} every day."],
   },
   {
@@ -338,6 +368,7 @@ export const EN_FACTS: readonly FactKind[] = [
       "Spent Sunday weeding around my {v}; they love the sunny corner.",
     ],
     ask: ["What have I been growing on my plot?", "Which plants did I put in at the allotment?"],
+    fresh: ["What's growing in my garden plot?", "What vegetables did I plant?"],
     distract: ["The garden centre had a sale on {d}.", "My grandmother always grew {d} by the fence."],
   },
 ];
@@ -354,6 +385,7 @@ export const ZH_FACTS: readonly FactKind[] = [
       "跟你说，家里新来的小猫叫{v}，特别黏人。",
     ],
     ask: ["我家宠物叫什么名字来着？", "我们给那只小动物起的名字是什么？"],
+    fresh: ["我们家的狗叫什么？", "新养的宠物取了什么名字？"],
     distract: ["邻居家的猫叫{d}，总跑到我们院子里。", "公园里遇到一只叫{d}的金毛，很友好。"],
   },
   {
@@ -363,6 +395,8 @@ export const ZH_FACTS: readonly FactKind[] = [
     update: ["告诉你个消息：因为工作调动，我们又搬到了{v}，昨天刚签了租约。"],
     ask: ["我目前定居在哪座城市？", "我现在的家在哪里？"],
     askBefore: ["最近一次搬家之前我住在哪儿？"],
+    fresh: ["我搬到哪个城市了？", "我现在住哪儿？"],
+    freshBefore: ["我之前住在哪个城市？"],
     distract: ["表哥一直劝我去{d}玩，说那边的小吃很棒。", "昨晚电视上有一部关于{d}的纪录片。"],
   },
   {
@@ -370,6 +404,7 @@ export const ZH_FACTS: readonly FactKind[] = [
     values: ["花生", "海鲜", "芒果", "芝麻", "青霉素"],
     state: ["推荐菜谱的时候注意一下，我对{v}过敏，小时候还进过急诊。", "医生确认了，我必须完全避开{v}。"],
     ask: ["有什么东西我因为身体原因不能吃？", "我对什么过敏？"],
+    fresh: ["我吃什么会过敏？", "哪些食物我不能碰？"],
     distract: ["同事对{d}过敏，公司聚餐的菜单很难定。", "那家餐厅特别标注了酱汁里含有{d}。"],
   },
   {
@@ -379,6 +414,8 @@ export const ZH_FACTS: readonly FactKind[] = [
     update: ["我已经辞职了，下个月开始去{v}上班。"],
     ask: ["我现在在哪里上班？", "我目前的雇主是谁？"],
     askBefore: ["换工作之前我在哪儿工作？"],
+    fresh: ["我新工作在哪家公司？", "我现在给谁打工？"],
+    freshBefore: ["我辞职前在哪家单位？"],
     distract: ["朋友去{d}面试过，说氛围不好。", "表妹申请了{d}的一个岗位。"],
   },
   {
@@ -386,6 +423,7 @@ export const ZH_FACTS: readonly FactKind[] = [
     values: ["大提琴", "古筝", "尤克里里", "二胡", "长笛"],
     state: ["时隔十年我又开始练{v}了，每天晚上练半小时。", "上课挺顺利的，老师说我的{v}进步很大。"],
     ask: ["我最近晚上在练什么乐器？", "我在学哪种乐器？"],
+    fresh: ["我在练哪种乐器？", "我学的是什么乐器？"],
     distract: ["侄子想学{d}，但是太贵了。", "昨晚的音乐会有{d}独奏。"],
   },
   {
@@ -394,6 +432,7 @@ export const ZH_FACTS: readonly FactKind[] = [
     when: true,
     state: ["今天早上我跑完了{v}！腿都软了，但是坚持下来了。", "今天完成了{v}，比上次快了四分钟。"],
     ask: ["我是哪天参加那场比赛的？", "我完赛是在什么时候？"],
+    fresh: ["我什么时候跑完的那场比赛？", "那次比赛是几号？"],
     distract: ["跑团春天要组织一场{d}。", "明年也许报名{d}，还没决定。"],
   },
   {
@@ -401,6 +440,7 @@ export const ZH_FACTS: readonly FactKind[] = [
     values: ["正山小种", "铁观音", "茉莉花茶", "普洱"],
     state: ["我每天早上必喝{v}，不喝一壶就没法开始工作。", "说实话，对我来说没有什么比{v}更好喝了。"],
     ask: ["我早上最爱喝的是什么？", "我每天开工前喝哪种茶？"],
+    fresh: ["我早上习惯喝什么茶？", "我最喜欢的早茶是哪种？"],
     distract: ["我妈只喝{d}，她说咖啡让她心慌。", "那家茶馆的菜单上有{d}。"],
   },
   {
@@ -409,6 +449,7 @@ export const ZH_FACTS: readonly FactKind[] = [
     when: true,
     state: ["今天上午做了{v}，一切顺利，现在在沙发上休息。", "做完{v}回家了，医生说很成功。"],
     ask: ["我是什么时候动的手术？", "我的手术是哪一天做的？"],
+    fresh: ["我哪天做的手术？", "我手术的日期是什么时候？"],
     distract: ["叔叔明年要做{d}。", "朋友的{d}恢复了好几个月。"],
   },
   {
@@ -416,6 +457,7 @@ export const ZH_FACTS: readonly FactKind[] = [
     values: ["葡萄牙语", "韩语", "芬兰语", "土耳其语"],
     state: ["我开始用一个应用学{v}了，每天在地铁上学二十分钟。", "报了{v}的夜校，语法很难但很有意思。"],
     ask: ["我正在学习哪门外语？", "我在努力掌握什么语言？"],
+    fresh: ["我在学什么语言？", "我最近在学哪种外语？"],
     distract: ["我室友{d}说得很流利。", "下周城里有{d}电影节。"],
   },
   {
@@ -425,6 +467,8 @@ export const ZH_FACTS: readonly FactKind[] = [
     update: ["把旧车卖了，换成了{v}，跑高速舒服多了。"],
     ask: ["我现在开的是什么车？", "我目前拥有哪辆汽车？"],
     askBefore: ["换车之前我开的是什么？"],
+    fresh: ["我现在开什么车？", "我的新车是哪款？"],
+    freshBefore: ["我卖掉的旧车是什么？"],
     distract: ["我哥想买{d}，你觉得怎么样？", "在面包店门口看到{d}。"],
   },
 ];

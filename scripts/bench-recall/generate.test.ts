@@ -46,6 +46,24 @@ describe("recall benchmark data", () => {
     expect(changed).toBeGreaterThan(5);
   });
 
+  it("asks the fresh wording of the same questions: same conversations, evidence and kinds, other texts", () => {
+    const fresh = generate({ ...FULL_OPTIONS, wording: "fresh" });
+    expect(fresh.map((c) => c.messages)).toEqual(convs.map((c) => c.messages));
+    const tuned = new Set([...EN_FACTS, ...ZH_FACTS].flatMap((k) => [...k.ask, ...(k.askBefore ?? [])]));
+    fresh.forEach((c, i) => {
+      const before = convs[i]?.questions ?? [];
+      expect(c.questions.map(({ text: _t, ...q }) => q)).toEqual(before.map(({ text: _t, ...q }) => q));
+      for (const q of c.questions) expect(tuned.has(q.text)).toBe(false);
+    });
+    for (const k of [...EN_FACTS, ...ZH_FACTS]) {
+      expect(k.fresh.length).toBeGreaterThan(0);
+      if (k.askBefore) expect(k.freshBefore?.length ?? 0).toBeGreaterThan(0);
+      if (k.when) continue;
+      for (const v of k.values)
+        for (const q of [...k.fresh, ...(k.freshBefore ?? [])]) expect(q).not.toContain(v);
+    }
+  });
+
   it("states each answer once and surrounds it with distractors of the same kind", () => {
     for (const c of convs.slice(0, 5)) {
       for (const q of c.questions.filter((x) => x.kind === "fact")) {

@@ -43,6 +43,8 @@ export interface GenerateOptions {
   facts: number;
   /** Other conversations per user, half as long, without the facts (for recall across conversations). */
   others: number;
+  /** Which questions are asked: those the ranking was tuned on (default) or `fresh` ones (`FactKind.fresh`). */
+  wording?: "tuned" | "fresh";
 }
 
 export const FULL_OPTIONS: GenerateOptions = {
@@ -214,6 +216,11 @@ function conversation(rand: Rand, index: number, lang: Lang, o: GenerateOptions)
   const messages = toMessages(list, rand, prefix);
   const userIdAt = (at: number) => `${prefix}${at * 2 + 1}`;
   const questions: GeneratedQuestion[] = [];
+  // One draw per question whichever wording: the conversations and the other questions stay the same.
+  const fresh = o.wording === "fresh";
+  const asks = (kind: FactKind) => (fresh ? kind.fresh : kind.ask);
+  const asksBefore = (kind: FactKind, tuned: readonly string[]) =>
+    fresh ? (kind.freshBefore ?? tuned) : tuned;
   values.forEach(({ kind, updated }, f) => {
     const state = placed.find((p) => p.fact === f && p.role === "state") as Placed;
     const update = placed.find((p) => p.fact === f && p.role === "update");
@@ -223,7 +230,7 @@ function conversation(rand: Rand, index: number, lang: Lang, o: GenerateOptions)
         id,
         lang,
         kind: "changed",
-        text: pick(rand, kind.ask),
+        text: pick(rand, asks(kind)),
         evidence: [userIdAt(update.at)],
       });
       if (kind.askBefore) {
@@ -231,7 +238,7 @@ function conversation(rand: Rand, index: number, lang: Lang, o: GenerateOptions)
           id: `${id}-before`,
           lang,
           kind: "before",
-          text: pick(rand, kind.askBefore),
+          text: pick(rand, asksBefore(kind, kind.askBefore)),
           evidence: [userIdAt(state.at), userIdAt(update.at)],
         });
       }
@@ -240,7 +247,7 @@ function conversation(rand: Rand, index: number, lang: Lang, o: GenerateOptions)
         id,
         lang,
         kind: kind.when ? "when" : "fact",
-        text: pick(rand, kind.ask),
+        text: pick(rand, asks(kind)),
         evidence: [userIdAt(state.at)],
       });
     }

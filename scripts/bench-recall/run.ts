@@ -20,6 +20,7 @@ import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } fro
 
 // npm run bench:recall [-- --quick] [--db sqlite|postgres] [--only window,tokens,...] [--json file] [--misses file]
 //                       [--speaker user|assistant] [--person third [--labels]] [--seed N] [--messages N]
+//                       [--wording fresh]
 //
 // How much of what answers a question reaches the model's context. Generated conversations (./generate.ts) are
 // imported through POST /api/import, each question is asked through the real turn API as a new branch after the
@@ -36,6 +37,9 @@ import { type Miss, missesOf, pct, ROWS, type RowResult, runRow, summarize } fro
 // --labels (with --person third) opens every message with its speaker's name ("Sam: …"), as an import may.
 // --seed and --messages generate other conversations (another seed; another length per conversation), to see
 // whether a change holds beyond the default data.
+// --wording fresh asks other wordings of the same questions (facts.ts `fresh`), written after the ranking and its
+// expansion groups were tuned on the default ones and never used to tune anything: the gap between the two figures
+// is how much of the default figure is fit to its wording.
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -56,6 +60,7 @@ const only = option("only")?.split(",");
 const jsonOut = option("json");
 const missesOut = option("misses");
 const speaker = option("speaker") ?? "user";
+const wording = option("wording") ?? "tuned";
 const person = option("person");
 const labels = args.includes("--labels");
 const log = (m: string) => console.log(`[bench:recall] ${m}`);
@@ -73,10 +78,12 @@ async function main() {
     ...defaults,
     seed: wholeOption("seed", 0) ?? defaults.seed,
     messages: wholeOption("messages", 1) ?? defaults.messages,
+    wording: wording as "tuned" | "fresh",
   };
   if (speaker !== "user" && speaker !== "assistant")
     throw new BenchError("--speaker must be user or assistant");
   if (person !== undefined && person !== "third") throw new BenchError("--person must be third");
+  if (wording !== "tuned" && wording !== "fresh") throw new BenchError("--wording must be tuned or fresh");
   if (labels && person !== "third") throw new BenchError("--labels needs --person third");
   let data: GeneratedConversation[];
   try {
@@ -113,7 +120,8 @@ async function main() {
       `${fmtInt(messages)} messages, ${questions} questions, seed ${options.seed}, on ${dbKind}` +
       (speaker === "assistant" ? ", the facts stated by the assistant (roles swapped)" : "") +
       (person === "third" ? ", questions in the third person" : "") +
-      (labels ? ", every message labelled with its speaker's name" : ""),
+      (labels ? ", every message labelled with its speaker's name" : "") +
+      (wording === "fresh" ? ", the fresh wording of the questions" : ""),
   );
   assertBuilt(log);
 
