@@ -7,6 +7,7 @@ import {
   DEFAULT_IMAGE_TOKENS,
   encodingForModel,
   imageTokens,
+  memoizedCount,
   pieces,
   REPLY_PRIMING_TOKENS,
   TOKENS_PER_MESSAGE,
@@ -175,6 +176,50 @@ describe("count cache", () => {
     const again = texts.map((t) => countText(t));
     expect(again).toEqual(first);
     expect(countText("hello world")).toBe(2);
+  });
+
+  /** A counter that records what it was asked to count (one "token" a character). */
+  function spied(bounds: { entries?: number; chars?: number }) {
+    const counted: string[] = [];
+    const count = memoizedCount((text) => {
+      counted.push(text);
+      return text.length;
+    }, bounds);
+    return { count, counted };
+  }
+
+  it("keeps at most its characters' worth of texts, the oldest going first", () => {
+    const { count, counted } = spied({ entries: 100, chars: 1000 });
+    const [a, b, c] = ["a", "b", "c"].map((x) => x.repeat(400)) as [string, string, string];
+    for (const t of [a, b, c]) expect(count(t)).toBe(400);
+    expect(counted).toHaveLength(3);
+    count(c);
+    count(b);
+    expect(counted).toHaveLength(3);
+    count(a); // pushed out by c: counted again (b, now the oldest, goes)
+    expect(counted).toHaveLength(4);
+  });
+
+  it("counts a text longer than its characters without keeping it or dropping the others", () => {
+    const { count, counted } = spied({ entries: 100, chars: 1000 });
+    count("short");
+    const huge = "h".repeat(1500);
+    expect(count(huge)).toBe(1500);
+    expect(count(huge)).toBe(1500);
+    count("short");
+    expect(counted).toEqual(["short", huge, huge]);
+  });
+
+  it("keeps a long text of several lines as its lines, never whole", () => {
+    const { count, counted } = spied({});
+    const lines = ["first line\n", `${"x".repeat(300)}\n`, `${"y".repeat(300)}\n`];
+    const text = lines.join("");
+    expect(count(text)).toBe(text.length);
+    expect(count(text)).toBe(text.length);
+    expect(counted).toEqual(lines);
+    // A new combination of the same lines costs no encoding.
+    expect(count([lines[2], lines[0], lines[1]].join(""))).toBe(text.length);
+    expect(counted).toHaveLength(3);
   });
 });
 

@@ -96,8 +96,13 @@ export function renderedText(item: MemoryItem): string {
   return [text, ...calls].filter((part) => part !== "").join("\n");
 }
 
-/** How many texts each tokenizer remembers the count of. */
+/** How many texts each tokenizer remembers the count of… */
 export const COUNT_CACHE_SIZE = 5000;
+/**
+ * …and how many characters they may hold in all: the keys are the texts themselves, and 5 000 long pastes (a message
+ * may hold 100 000 characters) would otherwise keep hundreds of megabytes alive.
+ */
+const COUNT_CACHE_CHARS = 2_000_000;
 
 /** Texts at least this long are counted in pieces (`pieces`); shorter ones whole. */
 const PIECES_FROM = 512;
@@ -126,33 +131,48 @@ export function pieces(text: string): string[] {
 
 /**
  * `count` remembering its last results: a conversation's memory is counted again on every turn, and the same texts
- * come back each time. Oldest entries go first once the cache is full (a Map keeps insertion order). A long text is
- * the sum of its pieces' counts, each remembered: the recall section is a new combination of messages that were
- * mostly recalled before, one line each, so only its new lines are encoded.
+ * come back each time. Oldest entries go first once the cache holds `entries` texts or `chars` characters (a Map
+ * keeps insertion order); a text longer than `chars` is counted and not kept. A long text of several pieces is the
+ * sum of its pieces' counts, and only the pieces are kept: the recall section is a new combination of messages that
+ * were mostly recalled before, one line each, so only its new lines are encoded, and the ~9 KB section itself,
+ * different every turn, is not kept.
  */
-function memoized(count: (text: string) => number): (text: string) => number {
+export function memoizedCount(
+  count: (text: string) => number,
+  { entries = COUNT_CACHE_SIZE, chars = COUNT_CACHE_CHARS }: { entries?: number; chars?: number } = {},
+): (text: string) => number {
   const cache = new Map<string, number>();
-  const remembered = (text: string, counted: (text: string) => number) => {
+  let held = 0;
+  const remembered = (text: string) => {
     let tokens = cache.get(text);
     if (tokens === undefined) {
-      tokens = counted(text);
-      if (cache.size >= COUNT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(text, tokens);
+      tokens = count(text);
+      if (text.length <= chars) {
+        while (cache.size > 0 && (cache.size >= entries || held + text.length > chars)) {
+          const oldest = cache.keys().next().value as string;
+          cache.delete(oldest);
+          held -= oldest.length;
+        }
+        cache.set(text, tokens);
+        held += text.length;
+      }
     }
     return tokens;
   };
-  const inPieces = (text: string) => {
+  return (text) => {
+    if (text.length < PIECES_FROM) return remembered(text);
+    const known = cache.get(text);
+    if (known !== undefined) return known;
     const parts = pieces(text);
-    if (parts.length < 2 || parts.length > MAX_PIECES) return count(text);
+    if (parts.length < 2 || parts.length > MAX_PIECES) return remembered(text);
     let tokens = 0;
-    for (const part of parts) tokens += remembered(part, count);
+    for (const part of parts) tokens += remembered(part);
     return tokens;
   };
-  return (text) => remembered(text, text.length < PIECES_FROM ? count : inPieces);
 }
 
 function createTokenizer(encoding: EncodingName): Tokenizer {
-  const countText = memoized(counters[encoding]);
+  const countText = memoizedCount(counters[encoding]);
   const countItem: TokenCounter = (item) => {
     // Summaries are sent as system messages whatever their stored role.
     let tokens = TOKENS_PER_MESSAGE + countText(item.summary ? "system" : item.role);
