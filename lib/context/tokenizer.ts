@@ -3,6 +3,7 @@ import { countTokens as cl100kCount } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as o200kCount } from "gpt-tokenizer/encoding/o200k_base";
 import { type MemoryItem, SUMMARY_PREFIX, type TokenCounter } from "@/lib/memory";
 import { parseAttachmentRef } from "@/lib/memory/attachments";
+import { TextCache } from "@/lib/text-cache";
 
 export type EncodingName = "o200k_base" | "cl100k_base";
 
@@ -131,8 +132,8 @@ export function pieces(text: string): string[] {
 
 /**
  * `count` remembering its last results: a conversation's memory is counted again on every turn, and the same texts
- * come back each time. Oldest entries go first once the cache holds `entries` texts or `chars` characters (a Map
- * keeps insertion order); a text longer than `chars` is counted and not kept. A long text of several pieces is the
+ * come back each time (a `TextCache`: at most `entries` texts and `chars` characters, a longer text counted and not
+ * kept). A long text of several pieces is the
  * sum of its pieces' counts, and only the pieces are kept: the recall section is a new combination of messages that
  * were mostly recalled before, one line each, so only its new lines are encoded, and the ~9 KB section itself,
  * different every turn, is not kept.
@@ -141,21 +142,12 @@ export function memoizedCount(
   count: (text: string) => number,
   { entries = COUNT_CACHE_SIZE, chars = COUNT_CACHE_CHARS }: { entries?: number; chars?: number } = {},
 ): (text: string) => number {
-  const cache = new Map<string, number>();
-  let held = 0;
+  const cache = new TextCache<number>(entries, chars);
   const remembered = (text: string) => {
     let tokens = cache.get(text);
     if (tokens === undefined) {
       tokens = count(text);
-      if (text.length <= chars) {
-        while (cache.size > 0 && (cache.size >= entries || held + text.length > chars)) {
-          const oldest = cache.keys().next().value as string;
-          cache.delete(oldest);
-          held -= oldest.length;
-        }
-        cache.set(text, tokens);
-        held += text.length;
-      }
+      cache.set(text, tokens);
     }
     return tokens;
   };

@@ -1,3 +1,4 @@
+import { TextCache } from "@/lib/text-cache";
 import { type ExpansionGroups, expansionGroups } from "./expansions";
 import { irregularForms } from "./irregular";
 import { isStopTerm, parseQuestion, type QuestionTerm } from "./question";
@@ -375,15 +376,18 @@ function matchesOf(l: Lookup, t: { term: string; cjk: boolean }): readonly numbe
   return now;
 }
 
-/** How many texts' terms are remembered: the same messages are candidates turn after turn. */
+/**
+ * How many texts' terms are remembered: the same messages are candidates turn after turn. A term takes ~10 times the
+ * memory of its characters, so the texts are bounded in characters too (~20 MB of terms at most).
+ */
 const TOKEN_CACHE_SIZE = 4000;
-const tokenCache = new Map<string, ReturnType<typeof tokenize>>();
-/** `tokenize`, remembering its last results (oldest out first; a Map keeps insertion order). */
+const TOKEN_CACHE_CHARS = 2_000_000;
+const tokenCache = new TextCache<ReturnType<typeof tokenize>>(TOKEN_CACHE_SIZE, TOKEN_CACHE_CHARS);
+/** `tokenize`, remembering its last results. */
 function tokensOf(text: string) {
   let tokens = tokenCache.get(text);
   if (tokens === undefined) {
     tokens = tokenize(text);
-    if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.delete(tokenCache.keys().next().value as string);
     tokenCache.set(text, tokens);
   }
   return tokens;
