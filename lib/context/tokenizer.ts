@@ -3,7 +3,7 @@ import { countTokens as cl100kCount } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as o200kCount } from "gpt-tokenizer/encoding/o200k_base";
 import { type MemoryItem, SUMMARY_PREFIX, type TokenCounter } from "@/lib/memory";
 import { parseAttachmentRef } from "@/lib/memory/attachments";
-import { TextCache } from "@/lib/text-cache";
+import { TextCache } from "@/lib/memory/text-cache";
 
 export type EncodingName = "o200k_base" | "cl100k_base";
 

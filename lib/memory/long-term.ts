@@ -1,3 +1,4 @@
+import { TextCache } from "./text-cache";
 import type { MemoryItem, TokenCounter } from "./types";
 
 // Long-term memory (docs/decisions/014-long-term-memory.md): the user's facts, chosen and rendered as one
@@ -97,14 +98,15 @@ export function subjectOf(text: string): string | null {
   return null;
 }
 
-// A user's facts come back every turn: their terms and line costs are remembered (bounded, oldest out first), so
-// ranking a thousand facts costs lookups, not a thousand regex passes and tokenizations.
+// A user's facts come back every turn: their terms and line costs are remembered (bounded in entries and characters,
+// oldest out first: the questions, up to CHAT_MAX_INPUT_CHARS each, are keys too), so ranking a thousand facts costs
+// lookups, not a thousand regex passes and tokenizations.
 const CACHE_SIZE = 20_000;
-const termsCache = new Map<string, ReadonlySet<string>>();
-const lineCosts = new WeakMap<TokenCounter, Map<string, number>>();
+const CACHE_CHARS = 2_000_000;
+const termsCache = new TextCache<ReadonlySet<string>>(CACHE_SIZE, CACHE_CHARS);
+const lineCosts = new WeakMap<TokenCounter, TextCache<number>>();
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): V {
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+function remember<V>(cache: TextCache<V>, key: string, value: V): V {
   cache.set(key, value);
   return value;
 }
@@ -189,7 +191,7 @@ export function longTermSection({
   if (header > maxTokens) return null;
   // A line costs about what it adds to the item: counted alone, to stay linear in the number of facts.
   const envelope = count({ role: "system", text: "" });
-  const costs = lineCosts.get(count) ?? new Map<string, number>();
+  const costs = lineCosts.get(count) ?? new TextCache<number>(CACHE_SIZE, CACHE_CHARS);
   lineCosts.set(count, costs);
   const costOf = (fact: LongTermFact) => {
     const line = factLine(fact);

@@ -1,4 +1,4 @@
-import { TextCache } from "@/lib/text-cache";
+import { TextCache } from "@/lib/memory/text-cache";
 import { type ExpansionGroups, expansionGroups } from "./expansions";
 import { irregularForms } from "./irregular";
 import { isStopTerm, parseQuestion, type QuestionTerm } from "./question";
