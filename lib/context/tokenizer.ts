@@ -133,10 +133,9 @@ export function pieces(text: string): string[] {
 /**
  * `count` remembering its last results: a conversation's memory is counted again on every turn, and the same texts
  * come back each time (a `TextCache`: at most `entries` texts and `chars` characters, a longer text counted and not
- * kept). A long text of several pieces is the
- * sum of its pieces' counts, and only the pieces are kept: the recall section is a new combination of messages that
- * were mostly recalled before, one line each, so only its new lines are encoded, and the ~9 KB section itself,
- * different every turn, is not kept.
+ * kept). A long text of several pieces is the sum of its pieces' counts, and only the pieces are kept: the recall
+ * section is a new combination of messages that were mostly recalled before, one line each, so only its new lines
+ * are encoded, and the ~9 KB section itself, different every turn, is not kept.
  */
 export function memoizedCount(
   count: (text: string) => number,
