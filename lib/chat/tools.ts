@@ -1,8 +1,10 @@
 import "server-only";
 import { z } from "zod";
+import { isStorageError } from "@/lib/db/errors";
 import { type FactRow, forgetFacts, listActiveFacts, rememberFact } from "@/lib/db/memories";
 import { isTemporarySession } from "@/lib/db/temporary";
 import { withTransaction } from "@/lib/db/transaction";
+import { isAppError } from "@/lib/errors";
 import type { ToolSpec } from "@/lib/llm";
 import { matchFacts, normalizeSubject, rankFacts, subjectOf, type ToolCall, terms } from "@/lib/memory";
 import { expiryOf } from "@/lib/memory/fact-history";
@@ -227,6 +229,18 @@ export async function runTool(call: ToolCall, ctx: ToolContext): Promise<ToolRes
     return { toolCallId: call.id, name: call.name, ok: true, text: JSON.stringify(result) };
   } catch (e) {
     console.warn(`[chat] tool ${call.name} failed in session ${ctx.sessionId}: ${errorText(e)}`);
-    return failed(call, `The ${call.name} tool failed: ${errorText(e)}`);
+    return failed(call, failureText(call.name, e));
   }
+}
+
+/**
+ * What the model is told, and the user sees under the answer, when a tool threw: the app's own message, never the
+ * database's or the code's (they name tables and statements). Each tool's work is one transaction, so a failure left
+ * nothing changed.
+ */
+function failureText(name: string, e: unknown): string {
+  if (isAppError(e)) return `The ${name} tool failed: ${e.message}`;
+  if (isStorageError(e))
+    return `The ${name} tool failed: the database was busy or unavailable, so nothing was changed. Try again.`;
+  return `The ${name} tool failed unexpectedly; nothing was changed.`;
 }
