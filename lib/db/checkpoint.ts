@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { databaseKind, db } from "./client";
+import { databaseKind, db, truncateWalInWorker } from "./client";
 
 // FTS5 first (see optimizeSearchIndexes), only for the indexes the deletion took rows from. With WAL, a deleted page is first written to the -wal file, and the frames that still hold the old content stay
 // there until a checkpoint copies the newest pages into the database file. secure_delete zeroes the freed content in
@@ -51,6 +51,11 @@ export async function retryable(step: () => Promise<boolean>): Promise<boolean> 
 }
 
 async function truncateOnce(): Promise<boolean> {
+  // On the checkpoint worker's connection (wal-checkpoints.ts) when it runs: it never waits there. On the app's,
+  // busy_timeout applies — a reader of an older snapshot (another process, a backup) would keep the checkpoint
+  // waiting for up to 5 s holding the write lock, every writer of every process and this thread's event loop with it.
+  const inWorker = await truncateWalInWorker(db);
+  if (inWorker !== null) return inWorker;
   return retryable(async () => {
     const rows = await db.$queryRawUnsafe<{ busy: number | bigint }[]>("PRAGMA wal_checkpoint(TRUNCATE)");
     return Number(rows[0]?.busy ?? 0) === 0;

@@ -8,7 +8,7 @@ import * as sqliteVec from "sqlite-vec";
 import { env } from "@/lib/env";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgresql/client";
 import { type Prisma, PrismaClient as SqlitePrismaClient } from "@/lib/generated/sqlite/client";
-import { gatedAdapter } from "./connection-gate";
+import { ConnectionGate, gatedAdapter } from "./connection-gate";
 import { startWalCheckpoints, type WalCheckpoints } from "./wal-checkpoints";
 
 // The one place that creates Prisma clients. No `import "server-only"` here: vitest and tsx scripts import this
@@ -99,7 +99,8 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
       await main.adapter.dispose();
       throw error;
     }
-    const adapter = gatedAdapter(main.adapter, { reader });
+    const gate = new ConnectionGate();
+    const adapter = gatedAdapter(main.adapter, { reader, gate });
     const checkpoints = this.inMemory ? null : startWalCheckpoints(this.file, [main.conn]);
     const dispose = adapter.dispose;
     adapter.dispose = async () => {
@@ -109,6 +110,7 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
     this.connected.adapter = adapter;
     this.connected.conn = main.conn;
     this.connected.checkpoints = checkpoints;
+    this.connected.gate = gate;
     return adapter;
   }
 
@@ -132,6 +134,7 @@ interface SqliteConnection {
   adapter: SqlDriverAdapter | null;
   conn: Database.Database | null;
   checkpoints?: WalCheckpoints | null;
+  gate?: ConnectionGate;
 }
 
 const sqliteConnections = new WeakMap<object, SqliteConnection>();
@@ -148,6 +151,18 @@ export function sqliteAdapterOf(client: object): SqlDriverAdapter | null {
 /** The WAL checkpoint worker of a SQLite client's open connection (null: PostgreSQL, in memory, or not connected). */
 export function walCheckpointsOf(client: object): WalCheckpoints | null {
   return sqliteConnections.get(client)?.checkpoints ?? null;
+}
+
+/**
+ * A TRUNCATE checkpoint on the WAL worker's connection, this process's connection held meanwhile so that none of its
+ * transactions begins in the middle (the worker does not wait for a writer). Null when no worker runs (PostgreSQL,
+ * in memory, not connected, stopped): the caller checkpoints on its own connection.
+ */
+export async function truncateWalInWorker(client: object): Promise<boolean | null> {
+  const c = sqliteConnections.get(client);
+  const checkpoints = c?.checkpoints;
+  if (!c?.gate || !checkpoints?.running) return null;
+  return c.gate.run(undefined, () => checkpoints.truncate());
 }
 
 /**

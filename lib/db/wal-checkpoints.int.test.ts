@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPrismaClient, databaseKind, walCheckpointsOf } from "@/lib/db/client";
+import { createPrismaClient, databaseKind, truncateWalInWorker, walCheckpointsOf } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { expectConsoleWarn } from "@/test/console";
 import { FALLBACK_PAGES, startWalCheckpoints, type WalCheckpoints } from "./wal-checkpoints";
@@ -88,6 +88,44 @@ describe.skipIf(!sqlite)("WAL checkpoints in a worker thread", () => {
     }
   });
 
+  it("truncates the log for a deletion without waiting: busy at once while a reader holds an older snapshot", async () => {
+    const { file, conn } = walDatabase("truncate.db");
+    const reader = new Database(file, { readonly: true });
+    const other = new Database(file);
+    other.pragma("busy_timeout = 0");
+    let worker: WalCheckpoints | null = null;
+    try {
+      worker = startWalCheckpoints(file, [conn], 60_000);
+      const w = worker;
+      await until(() => w.running, "the worker to open the database");
+      write(conn, 50);
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+      expect(await w.truncate()).toBe(true);
+      expect(statSync(`${file}-wal`).size).toBe(0);
+
+      // A reader in the middle of a read transaction keeps the frames it reads: the log cannot be emptied.
+      write(conn, 50);
+      reader.exec("BEGIN");
+      expect(reader.prepare("SELECT COUNT(*) FROM t").pluck().get()).toBe(100);
+      write(conn, 50);
+      expect(await w.truncate()).toBe(false);
+      // The write lock is free again: a connection that never waits writes at once.
+      write(other, 1);
+      reader.exec("COMMIT");
+      expect(await w.truncate()).toBe(true);
+      expect(statSync(`${file}-wal`).size).toBe(0);
+      expect(conn.prepare("SELECT COUNT(*) FROM t").pluck().get()).toBe(151);
+
+      await w.stop();
+      expect(await w.truncate()).toBeNull();
+    } finally {
+      await worker?.stop();
+      reader.close();
+      other.close();
+      conn.close();
+    }
+  });
+
   it("runs beside the app's client once it connects, and stops with it", async () => {
     const client = createPrismaClient(env.DATABASE_URL);
     try {
@@ -98,8 +136,12 @@ describe.skipIf(!sqlite)("WAL checkpoints in a worker thread", () => {
       const rows =
         await client.$queryRawUnsafe<{ wal_autocheckpoint: number | bigint }[]>("PRAGMA wal_autocheckpoint");
       expect(Number(rows[0]?.wal_autocheckpoint)).toBe(FALLBACK_PAGES);
+      // A deletion's checkpoint goes to the worker (lib/db/checkpoint.ts).
+      await client.$executeRawUnsafe(`UPDATE "User" SET "name" = "name" WHERE 0`);
+      expect(await truncateWalInWorker(client)).toBe(true);
       await client.$disconnect();
       expect(worker?.running).toBe(false);
+      expect(await truncateWalInWorker(client)).toBeNull();
     } finally {
       await client.$disconnect();
     }

@@ -49,6 +49,19 @@ setInterval(() => {
     // SQLITE_BUSY or SQLITE_LOCKED (another checkpoint, a deletion's TRUNCATE): the next interval tries again.
   }
 }, workerData.intervalMs);
+// A deletion's checkpoint (checkpoint.ts): the whole log copied and the file emptied, or "busy" at once when a writer
+// or a reader of an older snapshot is in the way — never waiting while holding the write lock.
+parentPort.on("message", ({ truncate }) => {
+  let done = false;
+  try {
+    const [r] = db.pragma("wal_checkpoint(TRUNCATE)");
+    done = Boolean(r) && r.busy === 0;
+    if (done) copied = 0;
+  } catch {
+    done = false;
+  }
+  parentPort.postMessage({ truncated: truncate, done });
+});
 `;
 
 export interface WalCheckpoints {
@@ -58,6 +71,12 @@ export interface WalCheckpoints {
   readonly running: boolean;
   /** Settles when the worker has ended (stopped, or failed to open the database). */
   readonly exited: Promise<void>;
+  /**
+   * A TRUNCATE checkpoint on the worker's connection: true when the whole log was copied and the -wal file emptied,
+   * false when a writer or a reader of an older snapshot was in the way (at once: it does not wait), null when the
+   * worker is not running (the caller checkpoints itself).
+   */
+  truncate(): Promise<boolean | null>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +91,9 @@ export function startWalCheckpoints(
   intervalMs = CHECKPOINT_INTERVAL_MS,
 ): WalCheckpoints {
   const state = { frames: 0, running: false, stopped: false };
+  /** Truncations asked of the worker and not answered yet, by request number. */
+  const truncations = new Map<number, (done: boolean | null) => void>();
+  let requests = 0;
   const setAutocheckpoint = (pages: number) => {
     for (const conn of conns) if (conn.open) conn.pragma(`wal_autocheckpoint = ${pages}`);
   };
@@ -80,16 +102,21 @@ export function startWalCheckpoints(
     workerData: { file, from: path.join(process.cwd(), "package.json"), intervalMs },
   });
   worker.unref();
-  worker.on("message", (m: { ready?: true; frames?: number }) => {
+  worker.on("message", (m: { ready?: true; frames?: number; truncated?: number; done?: boolean }) => {
     if (m.ready) {
       if (state.stopped) return;
       state.running = true;
       setAutocheckpoint(FALLBACK_PAGES);
+    } else if (m.truncated !== undefined) {
+      truncations.get(m.truncated)?.(m.done === true);
+      truncations.delete(m.truncated);
     } else state.frames += m.frames ?? 0;
   });
   const fallBack = () => {
     state.running = false;
     setAutocheckpoint(SQLITE_DEFAULT_PAGES);
+    for (const answer of truncations.values()) answer(null);
+    truncations.clear();
   };
   worker.on("error", (error) => {
     console.warn("db: the WAL checkpoint worker stopped; commits checkpoint the log themselves again", error);
@@ -108,6 +135,14 @@ export function startWalCheckpoints(
     },
     get running() {
       return state.running;
+    },
+    truncate() {
+      if (!state.running) return Promise.resolve(null);
+      const id = ++requests;
+      return new Promise<boolean | null>((resolve) => {
+        truncations.set(id, resolve);
+        worker.postMessage({ truncate: id });
+      });
     },
     async stop() {
       state.stopped = true;
