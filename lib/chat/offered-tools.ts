@@ -1,5 +1,6 @@
 import "server-only";
 import type { BuiltContext, ToolDefinition } from "@/lib/context";
+import { isStorageError } from "@/lib/db/errors";
 import { env } from "@/lib/env";
 import type { ToolSpec } from "@/lib/llm";
 import { mcpToolsFor, toolDefinitionText, type UnavailableServer } from "@/lib/mcp";
@@ -33,8 +34,12 @@ export async function offeredTools({
     }
     return { tools: [...own, ...mcp.tools], unavailable: mcp.unavailable };
   } catch (e) {
-    // The server list itself could not be read: the turn goes on with Recall's own tools.
-    const reason = `The tool servers could not be listed: ${errorText(e)}`;
+    // The server list itself could not be read: the turn goes on with Recall's own tools. The reason is shown in
+    // the context inspector, so it is worded here; the error itself goes to the log.
+    console.warn(`[chat] the tool servers of session ${sessionId} could not be listed: ${errorText(e)}`);
+    const reason = `The tool servers could not be listed: ${
+      isStorageError(e) ? "the database was busy or unavailable" : "an unexpected error"
+    }.`;
     return { tools: own, unavailable: [{ serverId: "*", server: "*", reason }] };
   }
 }
