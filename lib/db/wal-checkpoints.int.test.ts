@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -125,6 +126,32 @@ describe.skipIf(!sqlite)("WAL checkpoints in a worker thread", () => {
       conn.close();
     }
   });
+
+  it("lets a process that asked for a truncation exit by itself once it is answered", () => {
+    // A script that deletes (retention, an import's rollback) ends when its work does: the worker, unref'ed, must
+    // not keep it alive after the answer (posting to it held the process open until this was handled).
+    const { file, conn } = walDatabase("exit.db");
+    write(conn, 10);
+    conn.close();
+    const script = `
+      const { startWalCheckpoints } = require(${JSON.stringify(path.resolve("lib/db/wal-checkpoints.ts"))});
+      const worker = startWalCheckpoints(${JSON.stringify(file)}, [], 60000);
+      const ready = setInterval(() => {
+        if (!worker.running) return;
+        clearInterval(ready);
+        worker.truncate().then((done) => console.log("truncated", done));
+      }, 5);`;
+    const run = spawnSync(path.resolve("node_modules/.bin/tsx"), ["-e", script], {
+      encoding: "utf8",
+      // A hang guard: the child is killed if it never exits.
+      timeout: 30_000,
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout.trim()).toBe("truncated true");
+    expect(run.status).toBe(0);
+    // Emptied by the truncation (SQLite removes it when the last connection closes).
+    expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0);
+  }, 60_000);
 
   it("runs beside the app's client once it connects, and stops with it", async () => {
     const client = createPrismaClient(env.DATABASE_URL);

@@ -110,6 +110,7 @@ export function startWalCheckpoints(
     } else if (m.truncated !== undefined) {
       truncations.get(m.truncated)?.(m.done === true);
       truncations.delete(m.truncated);
+      if (truncations.size === 0) worker.unref();
     } else state.frames += m.frames ?? 0;
   });
   const fallBack = () => {
@@ -141,6 +142,8 @@ export function startWalCheckpoints(
       const id = ++requests;
       return new Promise<boolean | null>((resolve) => {
         truncations.set(id, resolve);
+        // A script that deletes and then has nothing else to do must not exit before the answer comes.
+        worker.ref();
         worker.postMessage({ truncate: id });
       });
     },
