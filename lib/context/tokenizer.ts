@@ -142,14 +142,7 @@ export function memoizedCount(
   { entries = COUNT_CACHE_SIZE, chars = COUNT_CACHE_CHARS }: { entries?: number; chars?: number } = {},
 ): (text: string) => number {
   const cache = new TextCache<number>(entries, chars);
-  const remembered = (text: string) => {
-    let tokens = cache.get(text);
-    if (tokens === undefined) {
-      tokens = count(text);
-      cache.set(text, tokens);
-    }
-    return tokens;
-  };
+  const remembered = (text: string) => cache.getOrSet(text, count);
   return (text) => {
     if (text.length < PIECES_FROM) return remembered(text);
     const known = cache.get(text);

@@ -106,14 +106,9 @@ const CACHE_CHARS = 2_000_000;
 const termsCache = new TextCache<ReadonlySet<string>>(CACHE_SIZE, CACHE_CHARS);
 const lineCosts = new WeakMap<TokenCounter, TextCache<number>>();
 
-function remember<V>(cache: TextCache<V>, key: string, value: V): V {
-  cache.set(key, value);
-  return value;
-}
-
 /** Words and CJK bigrams of a text, for lexical matching in any of the two languages. */
 export function terms(text: string): ReadonlySet<string> {
-  return termsCache.get(text) ?? remember(termsCache, text, computeTerms(text));
+  return termsCache.getOrSet(text, computeTerms);
 }
 
 function computeTerms(text: string): Set<string> {
@@ -193,10 +188,8 @@ export function longTermSection({
   const envelope = count({ role: "system", text: "" });
   const costs = lineCosts.get(count) ?? new TextCache<number>(CACHE_SIZE, CACHE_CHARS);
   lineCosts.set(count, costs);
-  const costOf = (fact: LongTermFact) => {
-    const line = factLine(fact);
-    return costs.get(line) ?? remember(costs, line, count({ role: "system", text: line }) - envelope);
-  };
+  const lineCost = (line: string) => count({ role: "system", text: line }) - envelope;
+  const costOf = (fact: LongTermFact) => costs.getOrSet(factLine(fact), lineCost);
   if (header + facts.reduce((sum, f) => sum + costOf(f), 0) <= maxTokens) {
     const all = render(facts);
     if (count(all) <= maxTokens) return { item: all, facts: [...facts] };

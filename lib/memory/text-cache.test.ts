@@ -35,4 +35,21 @@ describe("TextCache", () => {
     expect(cache.get("same")).toBe(2);
     expect(cache.size).toEqual({ entries: 1, chars: 4 });
   });
+
+  it("computes a value once and keeps it, within the same bounds", () => {
+    const cache = new TextCache<number>(100, 10);
+    let calls = 0;
+    const length = (text: string) => {
+      calls++;
+      return text.length;
+    };
+    expect(cache.getOrSet("abc", length)).toBe(3);
+    expect(cache.getOrSet("abc", length)).toBe(3);
+    expect(calls).toBe(1);
+    // Too long to keep: computed every time, the kept text stays.
+    expect(cache.getOrSet("x".repeat(11), length)).toBe(11);
+    expect(cache.getOrSet("x".repeat(11), length)).toBe(11);
+    expect(calls).toBe(3);
+    expect(cache.size).toEqual({ entries: 1, chars: 3 });
+  });
 });

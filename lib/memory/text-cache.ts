@@ -27,6 +27,16 @@ export class TextCache<V> {
     this.held += text.length;
   }
 
+  /** The value kept for `text`, else `compute(text)`, kept (as `set` keeps it). */
+  getOrSet(text: string, compute: (text: string) => V): V {
+    let value = this.map.get(text);
+    if (value === undefined) {
+      value = compute(text);
+      this.set(text, value);
+    }
+    return value;
+  }
+
   /** Texts kept and their characters in all. */
   get size(): { entries: number; chars: number } {
     return { entries: this.map.size, chars: this.held };

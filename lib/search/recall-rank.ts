@@ -385,12 +385,7 @@ const TOKEN_CACHE_CHARS = 2_000_000;
 const tokenCache = new TextCache<ReturnType<typeof tokenize>>(TOKEN_CACHE_SIZE, TOKEN_CACHE_CHARS);
 /** `tokenize`, remembering its last results. */
 function tokensOf(text: string) {
-  let tokens = tokenCache.get(text);
-  if (tokens === undefined) {
-    tokens = tokenize(text);
-    tokenCache.set(text, tokens);
-  }
-  return tokens;
+  return tokenCache.getOrSet(text, tokenize);
 }
 
 const stemCache = new Map<string, string | null>();
