@@ -155,14 +155,16 @@ export function walCheckpointsOf(client: object): WalCheckpoints | null {
 
 /**
  * A TRUNCATE checkpoint on the WAL worker's connection, this process's connection held meanwhile so that none of its
- * transactions begins in the middle (the worker does not wait for a writer). Null when no worker runs (PostgreSQL,
- * in memory, not connected, stopped): the caller checkpoints on its own connection.
+ * transactions begins in the middle: the checkpoint holds SQLite's write lock, and a transaction that has read and
+ * then writes gets SQLITE_BUSY at once (SQLite calls no busy handler for a read transaction's upgrade). `hold`,
+ * not `run`: the worker answers asynchronously, so a free gate must still be taken. Null when no worker runs
+ * (PostgreSQL, in memory, not connected, stopped): the caller checkpoints on its own connection.
  */
 export async function truncateWalInWorker(client: object): Promise<boolean | null> {
   const c = sqliteConnections.get(client);
   const checkpoints = c?.checkpoints;
   if (!c?.gate || !checkpoints?.running) return null;
-  return c.gate.run(undefined, () => checkpoints.truncate());
+  return c.gate.hold(() => checkpoints.truncate());
 }
 
 /**

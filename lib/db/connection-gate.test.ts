@@ -18,6 +18,26 @@ describe("ConnectionGate", () => {
     expect(gate.held).toBe(false);
   });
 
+  it("is taken by hold even while free, until its asynchronous work ends", async () => {
+    const gate = new ConnectionGate();
+    const order: string[] = [];
+    let finish = () => {};
+    const held = gate.hold(() => new Promise<void>((resolve) => (finish = resolve)));
+    await tick();
+    expect(gate.held).toBe(true);
+    const statement = gate.run(undefined, async () => void order.push("statement"));
+    const transaction = gate.enter({}).then(() => order.push("transaction"));
+    await tick();
+    expect(order).toEqual([]);
+    finish();
+    await held;
+    await statement;
+    await transaction;
+    expect(order).toEqual(["statement", "transaction"]);
+    gate.leave();
+    expect(gate.held).toBe(false);
+  });
+
   it("makes statements wait for the transaction that holds it, then runs them in order", async () => {
     const gate = new ConnectionGate();
     const scope = {};

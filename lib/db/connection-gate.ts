@@ -45,17 +45,25 @@ export class ConnectionGate {
   }
 
   /**
+   * Runs `work` holding the gate from start to end, after everyone before: for work that does not finish
+   * synchronously on this connection (another connection's checkpoint), during which no transaction may begin here.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    await this.enter(undefined);
+    try {
+      return await work();
+    } finally {
+      this.leave();
+    }
+  }
+
+  /**
    * Runs a statement outside any transaction: at once when the gate is free (the driver runs it synchronously,
    * nothing can begin meanwhile) or when the open transaction is the caller's own (`scope`), else once it is free.
    */
   async run<T>(scope: object | undefined, statement: () => Promise<T>): Promise<T> {
     if (this.passes(scope)) return statement();
-    await this.enter(undefined);
-    try {
-      return await statement();
-    } finally {
-      this.leave();
-    }
+    return this.hold(statement);
   }
 }
 

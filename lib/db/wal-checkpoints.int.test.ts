@@ -166,6 +166,22 @@ describe.skipIf(!sqlite)("WAL checkpoints in a worker thread", () => {
       // A deletion's checkpoint goes to the worker (lib/db/checkpoint.ts).
       await client.$executeRawUnsafe(`UPDATE "User" SET "name" = "name" WHERE 0`);
       expect(await truncateWalInWorker(client)).toBe(true);
+
+      // The truncation holds SQLite's write lock in the worker: a transaction of this client that read and then
+      // wrote meanwhile would get SQLITE_BUSY at once. None begins until the worker has answered.
+      const order: string[] = [];
+      await client.$executeRawUnsafe(`UPDATE "User" SET "name" = "name" WHERE 0`);
+      const truncation = truncateWalInWorker(client).then((done) => {
+        order.push(`truncated ${done}`);
+      });
+      const transaction = client.$transaction(async (tx) => {
+        order.push("transaction began");
+        await tx.$queryRawUnsafe(`SELECT COUNT(*) FROM "User"`);
+        await tx.$executeRawUnsafe(`UPDATE "User" SET "name" = "name" WHERE 0`);
+      });
+      await Promise.all([truncation, transaction]);
+      expect(order).toEqual(["truncated true", "transaction began"]);
+
       await client.$disconnect();
       expect(worker?.running).toBe(false);
       expect(await truncateWalInWorker(client)).toBeNull();
