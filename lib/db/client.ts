@@ -90,6 +90,7 @@ class SqliteAdapterWithPragmas extends PrismaBetterSqlite3 {
 
   override async connect() {
     const main = await this.open([]);
+    immediateTransactions(main.conn);
     // A second connection for reads outside a transaction while one is open (connection-gate.ts): it sees what is
     // committed. An in-memory database has no second connection to the same data: such reads wait instead.
     let reader: SqlDriverAdapter | null = null;
@@ -213,6 +214,32 @@ export function cacheStatements(conn: Database.Database, size = STATEMENT_CACHE_
     }
     cache.set(sql, stmt);
     return view(stmt, []);
+  }) as unknown as typeof conn.prepare;
+}
+
+/**
+ * Transactions take SQLite's write lock at their BEGIN (BEGIN IMMEDIATE), waiting under busy_timeout for another
+ * process's writer. Prisma's adapter begins them DEFERRED: a transaction that has read and then writes while another
+ * connection holds the write lock (a second server on the same file, a script, the checkpoint worker's TRUNCATE) is
+ * refused with SQLITE_BUSY at once — SQLite calls no busy handler when a read transaction upgrades, since waiting
+ * could deadlock. In this process transactions run one at a time behind the connection gate anyway, so taking the
+ * lock early costs nothing here. If the wait runs out, the transaction begins DEFERRED as before: the adapter's own
+ * transaction lock is released only by a commit or rollback, so a BEGIN that throws would leave it held for good.
+ */
+export function immediateTransactions(conn: Database.Database): void {
+  const prepare = conn.prepare.bind(conn);
+  conn.prepare = ((sql: string) => {
+    if (sql !== "BEGIN") return prepare(sql);
+    return {
+      run: () => {
+        try {
+          return prepare("BEGIN IMMEDIATE").run();
+        } catch (error) {
+          if (!String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY")) throw error;
+          return prepare("BEGIN").run();
+        }
+      },
+    };
   }) as unknown as typeof conn.prepare;
 }
 

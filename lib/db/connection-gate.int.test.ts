@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
-import { databaseKind, db } from "@/lib/db/client";
+import { databaseKind, db, immediateTransactions, sqlitePath } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { env } from "@/lib/env";
 
@@ -94,3 +96,66 @@ it("a transaction's own statements sent to the app's client still run (no deadlo
   expect(titles).toBe(sqlite ? "renamed" : "before");
   await db.user.delete({ where: { id: user.id } });
 });
+
+// Another process's writer (a second server on the same file, a script): a transaction that has read and then writes
+// meanwhile is refused at once unless it took the write lock at its BEGIN (client.ts `immediateTransactions`).
+it.runIf(sqlite)(
+  "a transaction that reads, then writes, waits for another process's writer instead of failing",
+  async () => {
+    const { user } = await userWithSession();
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const db = new (require("better-sqlite3"))(${JSON.stringify(sqlitePath(env.DATABASE_URL))});
+         db.exec("BEGIN IMMEDIATE");
+         console.log("locked");
+         setTimeout(() => { db.exec("COMMIT"); db.close(); }, 300);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = new Promise((resolve) => holder.on("exit", resolve));
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("locked")) resolve();
+      });
+      holder.on("exit", () => reject(new Error("the lock holder exited before locking")));
+    });
+    try {
+      const renamed = await withTransaction(async (tx) => {
+        const before = await tx.user.findUniqueOrThrow({ where: { id: user.id } });
+        return tx.user.update({ where: { id: user.id }, data: { name: `${before.name} renamed` } });
+      });
+      expect(renamed.name).toBe("Gate renamed");
+    } finally {
+      expect(await exited).toBe(0);
+    }
+  },
+  20_000,
+);
+
+it.runIf(sqlite)(
+  "BEGIN takes the write lock, and begins deferred as before when another writer keeps it past the wait",
+  () => {
+    const file = sqlitePath(env.DATABASE_URL);
+    const conn = new Database(file, { timeout: 50 });
+    immediateTransactions(conn);
+    const other = new Database(file, { timeout: 0 });
+    try {
+      conn.prepare("BEGIN").run();
+      expect(() => other.exec("BEGIN IMMEDIATE")).toThrow(/locked/);
+      conn.exec("ROLLBACK");
+
+      other.exec("BEGIN IMMEDIATE");
+      conn.prepare("BEGIN").run();
+      expect(conn.inTransaction).toBe(true);
+      // Deferred: reading works, writing waits for the other writer as it did before.
+      expect(conn.prepare(`SELECT COUNT(*) AS n FROM "User"`).get()).toBeDefined();
+      conn.exec("ROLLBACK");
+      other.exec("ROLLBACK");
+    } finally {
+      conn.close();
+      other.close();
+    }
+  },
+);
