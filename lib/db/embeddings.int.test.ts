@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { embeddingsSettled, embeddingsStatus, scheduleEmbeddings } from "@/lib/chat/embedding-job";
 import { answerIdOf, drain } from "@/lib/chat/test-helpers";
 import { startTurn } from "@/lib/chat/turn";
 import { type ChatMessage, databaseKind, db, sqlitePath } from "@/lib/db/client";
-import { nearestMessages, vectorStore } from "@/lib/db/embeddings";
+import { nearestMessages, storeVectors, vectorStore } from "@/lib/db/embeddings";
 import { recallCandidates } from "@/lib/db/recall";
 import { indexMessages } from "@/lib/db/search";
 import { unsafeDeleteSessionById } from "@/lib/db/sessions";
@@ -23,6 +23,13 @@ vi.hoisted(() => {
 });
 
 const kind = databaseKind(env.DATABASE_URL);
+
+// The job walks every indexed message of this worker's database, and the files run before this one may have left
+// thousands (lib/db/recall.int.test.ts): embedded first, so that each test here waits for its own messages only.
+beforeAll(async () => {
+  scheduleEmbeddings();
+  await embeddingsSettled();
+}, 120_000);
 
 afterAll(async () => {
   await db.$disconnect();
@@ -143,6 +150,32 @@ describe(`recall embeddings (${kind})`, () => {
     // Fused scores are sums of 1 / (60 + rank); lexical-only ones are the share of terms held (above 1 here).
     if (store.kind !== "none") expect(hits[0]?.score).toBeLessThan(0.05);
     else expect(hits[0]?.score).toBeGreaterThan(1);
+  });
+
+  it("stores more than one statement's worth: every vector kept, a repeated key's last one, none for a gone message", async () => {
+    const user = await createUser();
+    const texts = Array.from({ length: 150 }, (_, i) => `batch ${word()} ${i}`);
+    const { messages } = await conversation(user.id, texts);
+    const gone = await conversation(user.id, ["soon deleted"]);
+    await unsafeDeleteSessionById({ sessionId: gone.session.id, actorId: user.id });
+    const vector = (x: number) => Array.from({ length: 8 }, (_, i) => x + i / 8);
+    const items = messages.map((m, i) => ({ key: m.id, vector: vector(i) }));
+    const first = messages[0] as ChatMessage;
+    items.push({ key: first.id, vector: vector(-1) }, { key: gone.messages[0]?.id as string, vector: vector(9) });
+    await storeVectors({ table: "messages", model: "batch-test", items });
+    const stored = await db.messageEmbedding.findMany({
+      where: { messageId: { in: [...messages, ...gone.messages].map((m) => m.id) } },
+    });
+    if ((await vectorStore()).kind === "none") {
+      expect(stored).toEqual([]);
+      return;
+    }
+    expect(stored).toHaveLength(150);
+    const floats = (bytes: Uint8Array) => [...new Float32Array(new Uint8Array(bytes).buffer)];
+    const byId = new Map(stored.map((e) => [e.messageId, e]));
+    expect(floats(byId.get(first.id)?.vector as Uint8Array)).toEqual(vector(-1));
+    expect(floats(byId.get(messages[149]?.id as string)?.vector as Uint8Array)).toEqual(vector(149));
+    expect(stored.every((e) => e.userId === user.id && e.model === "batch-test" && e.dims === 8)).toBe(true);
   });
 
   it("a deleted conversation leaves no search row and no vector behind", async () => {

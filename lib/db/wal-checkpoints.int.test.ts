@@ -50,13 +50,16 @@ describe.skipIf(!sqlite)("WAL checkpoints in a worker thread", () => {
       const w = worker;
       await until(() => w.running, "the worker to open the database");
       expect(autocheckpoint(conn)).toBe(FALLBACK_PAGES);
-      // 6 × 600 pages: past SQLite's own 1 000-page threshold, under the raised one. Each write waits for the
-      // worker's checkpoint of the previous one, so the next write starts the log over and the file stays small.
+      // 6 × 600 pages: past SQLite's own 1 000-page threshold, under the raised one, which without the worker would
+      // leave all 3 600 pages in one log. Each write waits for the worker's checkpoint of the previous one, so the
+      // next write starts the log over — usually: a write that begins while the worker's next (idle) checkpoint holds
+      // its locks appends instead, and a later one starts over (a full suite run on a busy machine failed the bound
+      // of two rounds once). The file keeps the longest log's size: at most four rounds ever went into one log.
       for (let round = 1; round <= 6; round++) {
         write(conn, 600);
         await until(() => w.framesCheckpointed >= round * 600, `checkpoint ${round}`);
       }
-      expect(statSync(`${file}-wal`).size).toBeLessThan(1200 * 4096);
+      expect(statSync(`${file}-wal`).size).toBeLessThan(3000 * 4096);
       expect(conn.prepare("SELECT COUNT(*) FROM t").pluck().get()).toBe(3600);
     } finally {
       await worker?.stop();
