@@ -161,7 +161,10 @@ describe(`recall embeddings (${kind})`, () => {
     const vector = (x: number) => Array.from({ length: 8 }, (_, i) => x + i / 8);
     const items = messages.map((m, i) => ({ key: m.id, vector: vector(i) }));
     const first = messages[0] as ChatMessage;
-    items.push({ key: first.id, vector: vector(-1) }, { key: gone.messages[0]?.id as string, vector: vector(9) });
+    items.push(
+      { key: first.id, vector: vector(-1) },
+      { key: gone.messages[0]?.id as string, vector: vector(9) },
+    );
     await storeVectors({ table: "messages", model: "batch-test", items });
     const stored = await db.messageEmbedding.findMany({
       where: { messageId: { in: [...messages, ...gone.messages].map((m) => m.id) } },

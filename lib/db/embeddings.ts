@@ -119,7 +119,9 @@ export async function storeVectors<T extends EmbeddedTable>(
     const part = latest.slice(from, from + STORE_ROWS);
     const values = part.map((_, r) => {
       const [a, b, c, d, e] = ph(perRow, 1 + r * perRow, !pg);
-      return pg ? `(${a}${t.keyCast}, ${b}, ${c}::int, ${d}::bytea, ${e}::vector)` : `(${a}, ${b}, ${c}, ${d})`;
+      return pg
+        ? `(${a}${t.keyCast}, ${b}, ${c}::int, ${d}::bytea, ${e}::vector)`
+        : `(${a}, ${b}, ${c}, ${d})`;
     });
     await client.$executeRawUnsafe(
       `WITH v ("id", "model", "dims", "vector"${pg ? `, "pgvector"` : ""}) AS (
